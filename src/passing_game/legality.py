@@ -1,0 +1,61 @@
+"""Which moves a seat may make: one function shared by ``Round`` and ``View``.
+
+It needs only what the mover can see (own hand, open ends, boneyard size),
+so a view computes exactly the list the full state does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from passing_game.moves import DRAW, PASS, Move, Play
+from passing_game.rules import LOCKED_TILES, Rules
+from passing_game.tiles import Tile
+
+
+def can_draw(boneyard_size: int) -> bool:
+    """R4.3 / R2.4: a draw needs more than the two locked tiles left."""
+    return boneyard_size > LOCKED_TILES
+
+
+def plays(hand: Sequence[Tile], ends: tuple[int, int] | None) -> list[Play]:
+    """Every play from ``hand``, one entry per distinct outcome.
+
+    On an empty train each tile is listed once, on the left; where both ends
+    show the same number a fitting tile is listed once, on the left. A tile
+    that fits two different ends is listed for each.
+    """
+    if ends is None:
+        return [Play(t, "left") for t in hand]
+    left, right = ends
+    out: list[Play] = []
+    if left == right:
+        for t in hand:
+            if t.low == left or t.high == left:
+                out.append(Play(t, "left"))
+        return out
+    for t in hand:
+        if t.low == left or t.high == left:
+            out.append(Play(t, "left"))
+        if t.low == right or t.high == right:
+            out.append(Play(t, "right"))
+    return out
+
+
+def legal_moves(
+    rules: Rules, hand: Sequence[Tile], ends: tuple[int, int] | None, boneyard_size: int
+) -> list[Move]:
+    """Plays, then ``Draw`` if allowed, then ``Pass`` if allowed (R4, D1, D2)."""
+    moves: list[Move] = list(plays(hand, ends))
+    if can_draw(boneyard_size):
+        moves.append(DRAW)
+    if rules.passing == "free" or not moves:
+        moves.append(PASS)
+    return moves
+
+
+def fits(tile: Tile, ends: tuple[int, int] | None) -> bool:
+    """Whether ``tile`` can be laid on the train at all."""
+    if ends is None:
+        return True
+    return tile.has(ends[0]) or tile.has(ends[1])

@@ -1,0 +1,144 @@
+"""A game of several rounds, played until a side reaches the target (R8).
+
+One seeded generator draws every deal and every random leader (D9), so a
+seed fixes the whole game. When a round ends the match scores it and deals
+the next one at once; finished rounds stay in ``rounds`` and ``results``.
+
+>>> from passing_game import Match, Rules
+>>> m = Match(Rules(target=10), seed=3)
+>>> while not m.is_over:
+...     m.play(m.round.legal_moves()[0])
+>>> max(m.scores) >= 10, m.winner == m.scores.index(max(m.scores))
+(True, True)
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterable, Iterator
+
+from passing_game.errors import IllegalMove
+from passing_game.moves import Move
+from passing_game.round import Deal, Round, RoundResult, shuffled_deal
+from passing_game.rules import Rules
+from passing_game.views import View
+
+
+def winner_leader(rules: Rules, result: RoundResult) -> int | None:
+    """The seat that leads after ``result`` under ``leader="winner"`` (D5).
+
+    Without partnerships, the winning seat. With partnerships the winning
+    team's partner with fewer pips leads, the lower seat on equal counts
+    (a project decision: RULES.md is silent, see docs/DECISIONS.md).
+    ``None`` after a tie, when the leader is drawn at random.
+    """
+    if result.winner is None:
+        return None
+    if not rules.partnerships:
+        return result.winner
+    a, b = result.winner, result.winner + 2
+    return b if result.pips[b] < result.pips[a] else a
+
+
+class Match:
+    """Rounds of one game until a side reaches ``rules.target``.
+
+    ``deals`` plays these exact deals first (a record, a study position);
+    once they run out, deals come from the seeded generator.
+    """
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        seed: int | None = None,
+        *,
+        deals: Iterable[Deal] | None = None,
+    ) -> None:
+        self.rules = rules or Rules()
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise ValueError(f"seed must be a whole number or None, got {seed!r}")
+        self.seed: int = secrets.randbits(63) if seed is None else seed
+        self._rng = random.Random(self.seed)
+        self._deals: Iterator[Deal] | None = iter(deals) if deals is not None else None
+        self.scores: list[int] = [0] * self.rules.sides
+        self.rounds: list[Round] = []
+        self.results: list[RoundResult] = []
+        self.winner: int | None = None
+        self._start_round()
+
+    def _next_leader(self) -> int:
+        rules = self.rules
+        if self.rounds and rules.leader == "rotate":
+            return (self.rounds[-1].leader + 1) % rules.players
+        if self.results and rules.leader == "winner":
+            seat = winner_leader(rules, self.results[-1])
+            if seat is not None:
+                return seat
+        return self._rng.randrange(rules.players)
+
+    def _start_round(self) -> None:
+        # Shuffle first, then choose the leader, so a seed gives the same
+        # deals whichever leader rule is in force.
+        hands, boneyard = shuffled_deal(self.rules, self._rng)
+        leader = self._next_leader()
+        if self._deals is not None:
+            given = next(self._deals, None)
+            if given is not None:
+                self.rounds.append(Round.from_deal(self.rules, *given))
+                return
+            self._deals = None
+        self.rounds.append(Round.from_deal(self.rules, hands, boneyard, leader))
+
+    @property
+    def round(self) -> Round:
+        """The round being played (the last one, once the match is over)."""
+        return self.rounds[-1]
+
+    @property
+    def round_number(self) -> int:
+        """1 for the first round."""
+        return len(self.rounds)
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def to_move(self) -> int | None:
+        return None if self.is_over else self.round.to_move
+
+    def legal_moves(self) -> list[Move]:
+        return [] if self.is_over else self.round.legal_moves()
+
+    def play(self, move: Move) -> RoundResult | None:
+        """Make ``move`` in the current round; returns the result if it ended it.
+
+        Raises ``IllegalMove`` (state unchanged) for an illegal move or once
+        the match is over.
+        """
+        if self.is_over:
+            raise IllegalMove("the match is over")
+        current = self.round
+        current.play(move)
+        result = current.result
+        if result is None:
+            return None
+        self.results.append(result)
+        if result.winner is not None:
+            self.scores[result.winner] += result.points
+            if self.scores[result.winner] >= self.rules.target:
+                self.winner = result.winner
+                return result
+        self._start_round()
+        return result
+
+    def view(self, seat: int) -> View:
+        """The current round as ``seat`` sees it, with the match scores."""
+        return self.round.view(seat, scores=self.scores, round_number=self.round_number)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Match {self.rules.players} players, round {self.round_number}, "
+            f"scores {self.scores}{', over' if self.is_over else ''}>"
+        )

@@ -1,0 +1,186 @@
+"""Game records: a versioned JSON document that replays a match exactly.
+
+The format is documented in docs/RECORDS.md. A record holds the rules, the
+seed, every round's deal (the two locked tiles included, D8), every move in
+the notation of ``passing_game.moves`` and every result. Loading replays the
+moves through the engine, so a record that does not replay is refused.
+
+>>> from passing_game import Match, Rules, dump_record, load_record
+>>> m = Match(Rules(target=5), seed=11)
+>>> for _ in range(12):
+...     m.play(m.legal_moves()[0])
+>>> again = load_record(dump_record(m))
+>>> again.scores == m.scores, again.round.hands == m.round.hands
+(True, True)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from passing_game.errors import PassingGameError, RecordError
+from passing_game.match import Match
+from passing_game.moves import parse_move
+from passing_game.round import Deal, Round, RoundResult
+from passing_game.rules import Rules
+
+RECORD_FORMAT = "passing-game-record"
+RECORD_VERSION = 1
+
+
+def _result_to_dict(result: RoundResult) -> dict[str, Any]:
+    return {
+        "reason": result.reason,
+        "pips": list(result.pips),
+        "winner": result.winner,
+        "points": result.points,
+    }
+
+
+def _round_to_dict(number: int, rnd: Round) -> dict[str, Any]:
+    deal = rnd.deal
+    return {
+        "number": number,
+        "deal": {
+            "hands": [[str(t) for t in hand] for hand in deal.hands],
+            "boneyard": [str(t) for t in deal.boneyard],
+            "leader": deal.leader,
+        },
+        "locked": [str(t) for t in deal.locked],
+        "moves": [str(m) for m in rnd.moves],
+        "result": None if rnd.result is None else _result_to_dict(rnd.result),
+    }
+
+
+def match_to_record(match: Match, names: Sequence[str] | None = None) -> dict[str, Any]:
+    """The record of ``match`` as plain JSON-ready data."""
+    record: dict[str, Any] = {
+        "format": RECORD_FORMAT,
+        "version": RECORD_VERSION,
+        "rules": match.rules.to_dict(),
+        "seed": match.seed,
+        "rounds": [_round_to_dict(i + 1, r) for i, r in enumerate(match.rounds)],
+        "scores": list(match.scores),
+        "winner": match.winner,
+    }
+    if names is not None:
+        record["names"] = [str(n) for n in names]
+    return record
+
+
+def dump_record(match: Match, names: Sequence[str] | None = None, indent: int | None = 1) -> str:
+    """The record of ``match`` as JSON text."""
+    return json.dumps(match_to_record(match, names), indent=indent, ensure_ascii=False)
+
+
+def _need(mapping: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    if key not in mapping:
+        raise RecordError(f"{where}: '{key}' is missing")
+    value = mapping[key]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        raise RecordError(f"{where}: '{key}' has the wrong type ({type(value).__name__})")
+    return value
+
+
+def _parse_deal(rules: Rules, data: Any, where: str) -> Deal:
+    if not isinstance(data, Mapping):
+        raise RecordError(f"{where}: 'deal' must be an object")
+    hands = _need(data, "hands", list, where)
+    boneyard = _need(data, "boneyard", list, where)
+    leader = _need(data, "leader", int, where)
+    try:
+        rnd = Round.from_deal(rules, hands, boneyard, leader)
+    except (ValueError, TypeError) as exc:
+        raise RecordError(f"{where}: bad deal: {exc}") from None
+    return rnd.deal
+
+
+def load_record(source: str | bytes | Mapping[str, Any]) -> Match:
+    """Replay a record into a ``Match`` at the record's last position.
+
+    Raises ``RecordError`` naming the round and move for a record that is not
+    JSON, not a record, of another version, corrupt, or holds an illegal move.
+    """
+    if isinstance(source, (str, bytes)):
+        try:
+            data = json.loads(source)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise RecordError(f"the record is not valid JSON: {exc}") from None
+    else:
+        data = source
+    if not isinstance(data, Mapping):
+        raise RecordError("the record must be a JSON object")
+    if data.get("format") != RECORD_FORMAT:
+        raise RecordError(f"not a passing-game record (format is {data.get('format')!r})")
+    version = data.get("version")
+    if version != RECORD_VERSION:
+        raise RecordError(
+            f"unknown record version {version!r}; this program reads version {RECORD_VERSION}"
+        )
+    try:
+        rules = Rules.from_dict(_need(data, "rules", Mapping, "record"))
+    except PassingGameError as exc:
+        raise RecordError(f"record rules: {exc}") from None
+    seed = data.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise RecordError("record: 'seed' must be a whole number or null")
+    rounds = _need(data, "rounds", list, "record")
+    if not rounds:
+        raise RecordError("record: 'rounds' is empty")
+    deals = []
+    for number, rnd in enumerate(rounds, start=1):
+        where = f"round {number}"
+        if not isinstance(rnd, Mapping):
+            raise RecordError(f"{where}: must be an object")
+        deal = _parse_deal(rules, rnd.get("deal"), where)
+        locked = rnd.get("locked")
+        if locked is not None and locked != [str(t) for t in deal.locked]:
+            raise RecordError(f"{where}: 'locked' does not match the last two tiles of the boneyard")
+        deals.append(deal)
+    match = Match(rules, seed, deals=deals)
+    for number, rnd in enumerate(rounds, start=1):
+        where = f"round {number}"
+        if match.round_number != number or match.is_over:
+            raise RecordError(f"{where}: the match had already ended or moved on before it")
+        moves = _need(rnd, "moves", list, where)
+        for index, text in enumerate(moves, start=1):
+            if match.round_number != number:
+                raise RecordError(
+                    f"{where}, move {index} ({text!r}): the round was already over"
+                )
+            try:
+                match.play(parse_move(text))
+            except PassingGameError as exc:
+                raise RecordError(f"{where}, move {index} ({text!r}): {exc}") from None
+        played = match.rounds[number - 1]
+        recorded = rnd.get("result")
+        actual = None if played.result is None else _result_to_dict(played.result)
+        if recorded != actual:
+            raise RecordError(
+                f"{where}: the record says the result is {recorded}, replaying gives {actual}"
+            )
+    for key, actual in (("scores", list(match.scores)), ("winner", match.winner)):
+        if key in data and data[key] != actual:
+            raise RecordError(f"record: '{key}' is {data[key]!r}, replaying gives {actual!r}")
+    return match
+
+
+def record_names(source: Mapping[str, Any]) -> list[str] | None:
+    """The seat names a record carries, if any."""
+    names = source.get("names")
+    if isinstance(names, list) and all(isinstance(n, str) for n in names):
+        return names
+    return None
+
+
+__all__ = [
+    "RECORD_FORMAT",
+    "RECORD_VERSION",
+    "dump_record",
+    "load_record",
+    "match_to_record",
+    "record_names",
+]
+

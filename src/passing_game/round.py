@@ -1,0 +1,445 @@
+"""One round (hand) of play: the full-information state and its reducer.
+
+``Round`` holds everything, hidden tiles included; players and bots see it
+only through ``Round.view(seat)``. Every change goes through ``play``, which
+checks the move first and so leaves the round untouched when it refuses one.
+
+>>> from passing_game import Rules, Round, parse_move
+>>> r = Round.from_deal(Rules(players=4), [
+...     ["0-0", "0-1", "0-2", "0-3", "0-4", "0-5"],
+...     ["0-6", "1-1", "1-2", "1-3", "1-4", "1-5"],
+...     ["1-6", "2-2", "2-3", "2-4", "2-5", "2-6"],
+...     ["3-3", "3-4", "3-5", "3-6", "4-4", "4-5"]],
+...     ["4-6", "5-5", "5-6", "6-6"], leader=0)
+>>> r.play(parse_move("L0-3")); r.ends, r.to_move
+((0, 3), 1)
+>>> r.play(parse_move("L6-6"))
+Traceback (most recent call last):
+...
+passing_game.errors.IllegalMove: seat 1 does not hold 6-6
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal, NamedTuple
+
+from passing_game import legality
+from passing_game.errors import IllegalMove, ParseError
+from passing_game.moves import Draw, Move, Pass, Play
+from passing_game.rules import LOCKED_TILES, Rules
+from passing_game.scoring import score
+from passing_game.tiles import TILES, Placed, Tile, pip_count
+from passing_game.views import Turn, View
+
+Reason = Literal["domino", "block", "all-pass"]
+
+
+class Deal(NamedTuple):
+    """A round's starting position: hands, boneyard (next draw first), leader."""
+
+    hands: tuple[tuple[Tile, ...], ...]
+    boneyard: tuple[Tile, ...]
+    leader: int
+
+    @property
+    def locked(self) -> tuple[Tile, ...]:
+        """The two tiles that can never be drawn (R2.4), revealed after (D8)."""
+        return self.boneyard[-LOCKED_TILES:]
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """How a round ended and how it scored (R6, R7).
+
+    ``winner`` is a side (a seat, or a team with partnerships) or ``None``
+    on a tie for the lowest count; ``points`` is what the winner scores.
+    """
+
+    reason: Reason
+    pips: tuple[int, ...]
+    winner: int | None
+    points: int
+    side_pips: tuple[int, ...]
+    hands: tuple[tuple[Tile, ...], ...]
+    locked: tuple[Tile, ...]
+
+    def points_by_side(self) -> tuple[int, ...]:
+        """Points each side adds to its score for this round."""
+        return tuple(
+            self.points if side == self.winner else 0 for side in range(len(self.side_pips))
+        )
+
+
+def _tile(value: Tile | str, where: str) -> Tile:
+    if isinstance(value, Tile):
+        return value
+    try:
+        return Tile.parse(value)
+    except ParseError as exc:
+        raise ValueError(f"{where}: {exc}") from None
+
+
+def shuffled_deal(rules: Rules, rng: random.Random) -> tuple[list[list[Tile]], list[Tile]]:
+    """Shuffle the set and deal it (R2.1-R2.3), drawing only from ``rng`` (D9)."""
+    tiles = list(TILES)
+    rng.shuffle(tiles)
+    size = rules.hand_size
+    hands = [tiles[i * size : (i + 1) * size] for i in range(rules.players)]
+    return hands, tiles[rules.players * size :]
+
+
+class Round:
+    """One round of The Passing Game, with every tile known."""
+
+    __slots__ = (
+        "_boneyard",
+        "_deal",
+        "_ends",
+        "_hands",
+        "_history",
+        "_passes",
+        "_result",
+        "_to_move",
+        "_train",
+        "rules",
+    )
+
+    rules: Rules
+    _hands: list[list[Tile]]
+    _boneyard: deque[Tile]
+    _train: deque[Placed]
+    _ends: tuple[int, int] | None
+    _to_move: int
+    _passes: int
+    _history: list[Turn]
+    _result: RoundResult | None
+    _deal: Deal
+
+    # -- construction ---------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        rules: Rules | None = None,
+        seed: int | str | None = None,
+        *,
+        rng: random.Random | None = None,
+        leader: int | None = None,
+    ) -> Round:
+        """A shuffled deal; the leader is drawn at random unless given (R3.1).
+
+        The same ``seed`` always gives the same deal and leader (D9).
+        """
+        rules = rules or Rules()
+        rng = rng or random.Random(seed)
+        hands, boneyard = shuffled_deal(rules, rng)
+        if leader is None:
+            leader = rng.randrange(rules.players)
+        return cls.from_deal(rules, hands, boneyard, leader)
+
+    @classmethod
+    def from_deal(
+        cls,
+        rules: Rules,
+        hands: Sequence[Iterable[Tile | str]],
+        boneyard: Iterable[Tile | str],
+        leader: int,
+    ) -> Round:
+        """An exact starting position; ``boneyard[0]`` is the next tile drawn.
+
+        Tiles may be given as ``Tile`` or as text like ``"3-5"``. The deal
+        must hold the 28 tiles exactly once with the hand sizes of ``rules``.
+        """
+        if not isinstance(rules, Rules):
+            raise ValueError(f"rules must be a Rules value, got {rules!r}")
+        if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence):
+            raise ValueError("hands must be a list with one list of tiles per seat")
+        if len(hands) != rules.players:
+            raise ValueError(f"the deal has {len(hands)} hands, the rules need {rules.players}")
+        got_hands = []
+        for seat, hand in enumerate(hands):
+            if isinstance(hand, (str, bytes)):
+                raise ValueError(f"hand {seat} must be a list of tiles, got {hand!r}")
+            tiles = [_tile(t, f"hand {seat}") for t in hand]
+            if len(tiles) != rules.hand_size:
+                raise ValueError(
+                    f"hand {seat} has {len(tiles)} tiles, the rules deal {rules.hand_size}"
+                )
+            got_hands.append(sorted(tiles))
+        if isinstance(boneyard, (str, bytes)):
+            raise ValueError(f"boneyard must be a list of tiles, got {boneyard!r}")
+        pile = [_tile(t, "boneyard") for t in boneyard]
+        everything = [t for hand in got_hands for t in hand] + pile
+        seen: set[Tile] = set()
+        twice = sorted({t for t in everything if t in seen or seen.add(t)})  # type: ignore[func-returns-value]
+        if twice:
+            raise ValueError(f"the deal holds {', '.join(map(str, twice))} more than once")
+        missing = sorted(set(TILES) - seen)
+        if missing:
+            raise ValueError(f"the deal is missing {', '.join(map(str, missing))}")
+        if isinstance(leader, bool) or not isinstance(leader, int) or not (
+            0 <= leader < rules.players
+        ):
+            raise ValueError(f"leader must be a seat from 0 to {rules.players - 1}, got {leader!r}")
+        self = object.__new__(cls)
+        self.rules = rules
+        self._hands = got_hands
+        self._boneyard = deque(pile)
+        self._train = deque()
+        self._ends = None
+        self._to_move = leader
+        self._passes = 0
+        self._history = []
+        self._result = None
+        self._deal = Deal(tuple(tuple(h) for h in got_hands), tuple(pile), leader)
+        return self
+
+    def copy(self) -> Round:
+        """An independent copy; playing on it leaves this round unchanged."""
+        other = object.__new__(Round)
+        other.rules = self.rules
+        other._hands = [list(h) for h in self._hands]
+        other._boneyard = self._boneyard.copy()
+        other._train = self._train.copy()
+        other._ends = self._ends
+        other._to_move = self._to_move
+        other._passes = self._passes
+        other._history = list(self._history)
+        other._result = self._result
+        other._deal = self._deal
+        return other
+
+    __copy__ = copy
+
+    # -- reading the state ----------------------------------------------
+
+    @property
+    def deal(self) -> Deal:
+        return self._deal
+
+    @property
+    def leader(self) -> int:
+        return self._deal.leader
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to act, or ``None`` once the round is over."""
+        return None if self._result is not None else self._to_move
+
+    @property
+    def hands(self) -> tuple[tuple[Tile, ...], ...]:
+        """Every seat's tiles, each hand sorted."""
+        return tuple(tuple(h) for h in self._hands)
+
+    @property
+    def boneyard(self) -> tuple[Tile, ...]:
+        """The tiles not yet drawn, next draw first; the last two are locked."""
+        return tuple(self._boneyard)
+
+    @property
+    def locked(self) -> tuple[Tile, ...]:
+        """The two tiles that can never be drawn (R2.4)."""
+        return self._deal.locked
+
+    @property
+    def train(self) -> tuple[Placed, ...]:
+        """The tiles laid, left to right, each oriented as it lies."""
+        return tuple(self._train)
+
+    @property
+    def ends(self) -> tuple[int, int] | None:
+        """``(left, right)`` open numbers, or ``None`` on an empty train."""
+        return self._ends
+
+    @property
+    def history(self) -> tuple[Turn, ...]:
+        """Every move so far, with the tile each draw took."""
+        return tuple(self._history)
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        return tuple(t.move for t in self._history)
+
+    @property
+    def passes_in_row(self) -> int:
+        """Passes since the last play or draw (D3)."""
+        return self._passes
+
+    @property
+    def is_over(self) -> bool:
+        return self._result is not None
+
+    @property
+    def result(self) -> RoundResult | None:
+        """How the round ended, or ``None`` while it goes on."""
+        return self._result
+
+    def pips(self) -> tuple[int, ...]:
+        """Each seat's count of pips in hand (R7.1)."""
+        return tuple(pip_count(h) for h in self._hands)
+
+    # -- moves ----------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """The moves open to the seat to move: plays, then draw, then pass.
+
+        A play that has the same outcome on either end (empty train, or both
+        ends showing one number) is listed once, on the left; ``play`` also
+        accepts it on the right and lays it there.
+        """
+        if self._result is not None:
+            return []
+        return legality.legal_moves(
+            self.rules, self._hands[self._to_move], self._ends, len(self._boneyard)
+        )
+
+    def why_illegal(self, move: Move) -> str | None:
+        """``None`` if ``move`` is legal now, else the reason in words."""
+        if self._result is not None:
+            return "the round is over"
+        seat = self._to_move
+        hand = self._hands[seat]
+        if isinstance(move, Play):
+            tile = move.tile
+            if tile not in hand:
+                return f"seat {seat} does not hold {tile}"
+            ends = self._ends
+            if ends is not None:
+                number = ends[0] if move.end == "left" else ends[1]
+                if not tile.has(number):
+                    return f"{tile} does not fit the {move.end} end, which shows {number}"
+            return None
+        if isinstance(move, Draw):
+            if not legality.can_draw(len(self._boneyard)):
+                return (
+                    f"the boneyard holds {len(self._boneyard)} tiles and the last "
+                    f"{LOCKED_TILES} can never be drawn"
+                )
+            return None
+        if isinstance(move, Pass):
+            if self.rules.passing == "forced":
+                if legality.plays(hand, self._ends):
+                    return "with forced passing you may pass only when you cannot play or draw"
+                if legality.can_draw(len(self._boneyard)):
+                    return "with forced passing you must draw while the boneyard allows it"
+            return None
+        return f"{move!r} is not a move (Play, Draw or Pass)"
+
+    def is_legal(self, move: Move) -> bool:
+        return self.why_illegal(move) is None
+
+    def play(self, move: Move) -> None:
+        """Make ``move`` for the seat to move.
+
+        Raises ``IllegalMove`` saying why, with the round left as it was.
+        """
+        reason = self.why_illegal(move)
+        if reason is not None:
+            raise IllegalMove(reason)
+        self._apply(move)
+
+    def _apply(self, move: Move) -> None:
+        """Make a move already known to be legal."""
+        seat = self._to_move
+        players = self.rules.players
+        if isinstance(move, Play):
+            tile = move.tile
+            self._hands[seat].remove(tile)
+            ends = self._ends
+            if ends is None:
+                self._train.append(Placed(tile.low, tile.high))
+                self._ends = (tile.low, tile.high)
+            elif move.end == "left":
+                new = tile.other(ends[0])
+                self._train.appendleft(Placed(new, ends[0]))
+                self._ends = (new, ends[1])
+            else:
+                new = tile.other(ends[1])
+                self._train.append(Placed(ends[1], new))
+                self._ends = (ends[0], new)
+            self._passes = 0
+            self._history.append(Turn(seat, move))
+            if not self._hands[seat]:
+                self._finish("domino")
+                return
+            self._to_move = (seat + 1) % players
+            self._check_block()
+        elif isinstance(move, Draw):
+            tile = self._boneyard.popleft()
+            hand = self._hands[seat]
+            hand.append(tile)
+            hand.sort()
+            self._passes = 0
+            self._history.append(Turn(seat, move, tile))
+            if self.rules.draw == "ends-turn":
+                self._to_move = (seat + 1) % players
+            self._check_block()
+        else:
+            self._passes += 1
+            self._history.append(Turn(seat, move))
+            if self._passes >= players:
+                self._finish("all-pass")
+                return
+            self._to_move = (seat + 1) % players
+
+    def _check_block(self) -> None:
+        """R6.2: end the round when no hand can play and no draw is left."""
+        ends = self._ends
+        if ends is None or legality.can_draw(len(self._boneyard)):
+            return
+        left, right = ends
+        for hand in self._hands:
+            for t in hand:
+                if t.low in (left, right) or t.high in (left, right):
+                    return
+        self._finish("block")
+
+    def _finish(self, reason: Reason) -> None:
+        pips = self.pips()
+        scored = score(self.rules, pips)
+        self._result = RoundResult(
+            reason=reason,
+            pips=pips,
+            winner=scored.winner,
+            points=scored.points,
+            side_pips=scored.side_pips,
+            hands=self.hands,
+            locked=self.locked,
+        )
+
+    # -- what a seat may know -------------------------------------------
+
+    def view(
+        self,
+        seat: int,
+        *,
+        scores: Sequence[int] | None = None,
+        round_number: int | None = None,
+    ) -> View:
+        """What ``seat`` may know (R9): its own hand and the public facts."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.rules.players:
+            raise ValueError(f"seat must be 0 to {self.rules.players - 1}, got {seat!r}")
+        return View(
+            rules=self.rules,
+            seat=seat,
+            hand=tuple(self._hands[seat]),
+            train=tuple(self._train),
+            ends=self._ends,
+            hand_sizes=tuple(len(h) for h in self._hands),
+            boneyard_size=len(self._boneyard),
+            history=tuple(t if t.seat == seat else t.public() for t in self._history),
+            to_move=self.to_move,
+            leader=self._deal.leader,
+            scores=None if scores is None else tuple(scores),
+            round_number=round_number,
+            result=self._result,
+        )
+
+    def __repr__(self) -> str:
+        state = f"over: {self._result.reason}" if self._result else f"to move: {self._to_move}"
+        train = " ".join(map(str, self._train)) or "(empty)"
+        return f"<Round {self.rules.players} players, {state}, train {train}>"

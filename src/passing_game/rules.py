@@ -1,0 +1,161 @@
+"""Which rules a game is played by: the defaults of RULES.md and its variants.
+
+Every open point of the seeds (D1-D12) that a table may decide differently is
+a field here, so that one frozen value describes a whole game.
+
+>>> Rules().hand_size, Rules().target, Rules(players=4).target
+(7, 101, 61)
+>>> Rules(players=5)
+Traceback (most recent call last):
+...
+passing_game.rules.RulesError: players must be one of 2, 3, 4, got 5
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from passing_game.errors import PassingGameError
+
+DrawRule = Literal["ends-turn", "continue"]
+PassingRule = Literal["free", "forced"]
+ScoringRule = Literal["literal", "pairwise"]
+LeaderRule = Literal["random", "rotate", "winner"]
+
+PLAYERS = (2, 3, 4)
+DRAW_RULES: tuple[DrawRule, ...] = ("ends-turn", "continue")
+PASSING_RULES: tuple[PassingRule, ...] = ("free", "forced")
+SCORING_RULES: tuple[ScoringRule, ...] = ("literal", "pairwise")
+LEADER_RULES: tuple[LeaderRule, ...] = ("random", "rotate", "winner")
+
+#: Tiles that stay in the boneyard and can never be drawn (R2.4).
+LOCKED_TILES = 2
+
+
+class RulesError(PassingGameError):
+    """A rules value or combination that the game does not have."""
+
+
+def _seeds_target(players: int, partnerships: bool) -> int:
+    """R8.1 / D10: 101 with 2 or 3 players, 61 with 4 (partnerships too)."""
+    return 101 if players < 4 else 61
+
+
+def _alternate_target(players: int, partnerships: bool) -> int:
+    """D10's other write-up: 101 for two players or partnerships, 61 for 3-4."""
+    return 101 if players == 2 or partnerships else 61
+
+
+#: Named target-score schemes (D10); ``"seeds"`` is the default.
+TARGET_PRESETS: Mapping[str, Callable[[int, bool], int]] = {
+    "seeds": _seeds_target,
+    "alternate": _alternate_target,
+}
+
+
+def _choice(name: str, value: object, allowed: tuple[object, ...]) -> None:
+    if value not in allowed or isinstance(value, bool) != isinstance(allowed[0], bool):
+        shown = ", ".join(str(a) for a in allowed)
+        raise RulesError(f"{name} must be one of {shown}, got {value!r}")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rules of one game.
+
+    ``hand_size`` and ``target`` are derived from the player count (R2.2,
+    R8.1) when left as ``None``; after construction they always hold numbers.
+    """
+
+    players: int = 2
+    partnerships: bool = False
+    draw: DrawRule = "ends-turn"
+    passing: PassingRule = "free"
+    scoring: ScoringRule = "literal"
+    leader: LeaderRule = "random"
+    target: int = field(default=None)  # type: ignore[assignment]
+    hand_size: int = field(default=None)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        _choice("players", self.players, PLAYERS)
+        _choice("partnerships", self.partnerships, (False, True))
+        if self.partnerships and self.players != 4:
+            raise RulesError(
+                f"partnerships need 4 players (seats 0+2 against 1+3), got players={self.players}"
+            )
+        _choice("draw", self.draw, DRAW_RULES)
+        _choice("passing", self.passing, PASSING_RULES)
+        _choice("scoring", self.scoring, SCORING_RULES)
+        _choice("leader", self.leader, LEADER_RULES)
+        if self.hand_size is None:
+            object.__setattr__(self, "hand_size", 7 if self.players < 4 else 6)
+        elif (
+            not isinstance(self.hand_size, int)
+            or isinstance(self.hand_size, bool)
+            or not 1 <= self.hand_size <= (28 - LOCKED_TILES) // self.players
+        ):
+            most = (28 - LOCKED_TILES) // self.players
+            raise RulesError(
+                f"hand_size must be a whole number from 1 to {most} with "
+                f"{self.players} players, got {self.hand_size!r}"
+            )
+        if self.target is None:
+            object.__setattr__(self, "target", _seeds_target(self.players, self.partnerships))
+        elif not isinstance(self.target, int) or isinstance(self.target, bool) or self.target < 1:
+            raise RulesError(f"target must be a whole number of at least 1, got {self.target!r}")
+
+    @classmethod
+    def with_target_preset(cls, preset: str, **fields: Any) -> Rules:
+        """Rules whose target follows a named scheme of D10.
+
+        >>> Rules.with_target_preset("alternate", players=3).target
+        61
+        """
+        if preset not in TARGET_PRESETS:
+            raise RulesError(
+                f"target preset must be one of {', '.join(TARGET_PRESETS)}, got {preset!r}"
+            )
+        probe = cls(**fields)
+        return cls(**{**fields, "target": TARGET_PRESETS[preset](probe.players, probe.partnerships)})
+
+    @property
+    def sides(self) -> int:
+        """How many sides score: one per player, or two teams (D6)."""
+        return 2 if self.partnerships else self.players
+
+    def side_of(self, seat: int) -> int:
+        """The side a seat scores for: itself, or team ``seat % 2`` (R1.4)."""
+        return seat % 2 if self.partnerships else seat
+
+    @property
+    def boneyard_size(self) -> int:
+        """Tiles left after the deal (R2.3)."""
+        return 28 - self.players * self.hand_size
+
+    @property
+    def max_draws(self) -> int:
+        """Draws possible in one round: all but the two locked tiles (R2.4)."""
+        return self.boneyard_size - LOCKED_TILES
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
+        """Rules from a mapping, refusing unknown keys.
+
+        >>> Rules.from_dict({"players": 3, "scoring": "pairwise"}).scoring
+        'pairwise'
+        """
+        if not isinstance(data, Mapping):
+            raise RulesError(f"rules must be a mapping of field names to values, got {data!r}")
+        known = set(cls.__dataclass_fields__)
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise RulesError(
+                f"unknown rules field(s) {', '.join(map(str, unknown))}; "
+                f"known: {', '.join(sorted(known))}"
+            )
+        return cls(**data)

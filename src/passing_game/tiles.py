@@ -1,0 +1,156 @@
+"""Domino tiles of the double-six set (R1.3).
+
+Tiles are interned: there are exactly 28 ``Tile`` objects, so equality is
+identity, hashing is cheap and a tile can be used as a dict key or set member.
+
+>>> Tile(5, 3) == Tile(3, 5)
+True
+>>> Tile(3, 5).pips, Tile(4, 4).is_double
+(8, True)
+>>> str(Tile(5, 3)), Tile.parse("5-3")
+('3-5', Tile(3, 5))
+>>> len(TILES), sum(t.pips for t in TILES)
+(28, 168)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any, ClassVar, NamedTuple
+
+from passing_game.errors import ParseError
+
+MAX_PIP = 6
+
+_TILE_TEXT = re.compile(r"^\s*\[?\s*([0-6])\s*[-|:/ ]\s*([0-6])\s*\]?\s*$")
+
+
+class Tile:
+    """One domino, ``low`` <= ``high``; ``Tile(a, b)`` accepts either order."""
+
+    __slots__ = ("high", "index", "low")
+    _table: ClassVar[dict[tuple[int, int], Tile]] = {}
+    low: int
+    high: int
+    index: int
+
+    def __new__(cls, a: int, b: int) -> Tile:
+        try:
+            return cls._table[(a, b)]
+        except (KeyError, TypeError):
+            pass
+        if not (isinstance(a, int) and isinstance(b, int)) or isinstance(a, bool) or isinstance(
+            b, bool
+        ):
+            raise ValueError(f"tile halves must be integers 0..{MAX_PIP}, got {a!r} and {b!r}")
+        raise ValueError(f"tile halves must be 0..{MAX_PIP}, got {a} and {b}")
+
+    @classmethod
+    def _build_table(cls) -> None:
+        index = 0
+        for low in range(MAX_PIP + 1):
+            for high in range(low, MAX_PIP + 1):
+                tile = object.__new__(cls)
+                object.__setattr__(tile, "low", low)
+                object.__setattr__(tile, "high", high)
+                object.__setattr__(tile, "index", index)
+                cls._table[(low, high)] = tile
+                cls._table[(high, low)] = tile
+                index += 1
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Tile is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("Tile is immutable")
+
+    def __reduce__(self) -> tuple[type[Tile], tuple[int, int]]:
+        return (Tile, (self.low, self.high))
+
+    def __copy__(self) -> Tile:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Tile:
+        return self
+
+    @property
+    def pips(self) -> int:
+        """The tile's pip value, ``a + b`` (R1.3)."""
+        return self.low + self.high
+
+    @property
+    def is_double(self) -> bool:
+        return self.low == self.high
+
+    def has(self, number: int) -> bool:
+        """Whether either half shows ``number``."""
+        return self.low == number or self.high == number
+
+    def other(self, number: int) -> int:
+        """The half opposite the one showing ``number`` (which it must show)."""
+        if self.low == number:
+            return self.high
+        if self.high == number:
+            return self.low
+        raise ValueError(f"{self} has no {number}")
+
+    @classmethod
+    def parse(cls, text: str) -> Tile:
+        """Read ``"3-5"`` (also ``"5-3"``, ``"[3|5]"``, ``"3|5"``).
+
+        >>> Tile.parse("[6|2]")
+        Tile(2, 6)
+        """
+        if not isinstance(text, str):
+            raise ParseError(f"a tile is written like 3-5, got {text!r}")
+        match = _TILE_TEXT.match(text)
+        if match is None:
+            raise ParseError(f"a tile is written like 3-5 (two numbers 0-6), got {text!r}")
+        return cls(int(match.group(1)), int(match.group(2)))
+
+    def __str__(self) -> str:
+        return f"{self.low}-{self.high}"
+
+    def __repr__(self) -> str:
+        return f"Tile({self.low}, {self.high})"
+
+    def __lt__(self, other: Tile) -> bool:
+        if not isinstance(other, Tile):
+            return NotImplemented
+        return self.index < other.index
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+
+Tile._build_table()
+
+#: The 28 tiles of the double-six set, in a fixed order (0-0, 0-1, ..., 6-6).
+TILES: tuple[Tile, ...] = tuple(sorted({t for t in Tile._table.values()}))
+
+
+class Placed(NamedTuple):
+    """A tile as it lies in the train: ``left`` half faces the left end.
+
+    >>> Placed(2, 6).tile, str(Placed(6, 2))
+    (Tile(2, 6), '[6|2]')
+    """
+
+    left: int
+    right: int
+
+    @property
+    def tile(self) -> Tile:
+        return Tile(self.left, self.right)
+
+    def __str__(self) -> str:
+        return f"[{self.left}|{self.right}]"
+
+
+def pip_count(tiles: Iterable[Tile]) -> int:
+    """Sum of pips of some tiles (R7.1)."""
+    return sum(t.pips for t in tiles)
