@@ -7,7 +7,7 @@ the next one at once; finished rounds stay in ``rounds`` and ``results``.
 >>> from passing_game import Match, Rules
 >>> m = Match(Rules(target=10), seed=3)
 >>> while not m.is_over:
-...     m.play(m.round.legal_moves()[0])
+...     _ = m.play(m.round.legal_moves()[0])
 >>> max(m.scores) >= 10, m.winner == m.scores.index(max(m.scores))
 (True, True)
 """
@@ -19,6 +19,7 @@ import secrets
 from collections.abc import Iterable, Iterator
 
 from passing_game.errors import IllegalMove
+from passing_game.i18n import _
 from passing_game.moves import Move
 from passing_game.round import Deal, Round, RoundResult, shuffled_deal
 from passing_game.rules import Rules
@@ -118,7 +119,7 @@ class Match:
         the match is over.
         """
         if self.is_over:
-            raise IllegalMove("the match is over")
+            raise IllegalMove(_("the match is over"))
         current = self.round
         current.play(move)
         result = current.result

@@ -8,7 +8,7 @@ moves through the engine, so a record that does not replay is refused.
 >>> from passing_game import Match, Rules, dump_record, load_record
 >>> m = Match(Rules(target=5), seed=11)
 >>> for _ in range(12):
-...     m.play(m.legal_moves()[0])
+...     _ = m.play(m.legal_moves()[0])
 >>> again = load_record(dump_record(m))
 >>> again.scores == m.scores, again.round.hands == m.round.hands
 (True, True)
@@ -137,7 +137,9 @@ def load_record(source: str | bytes | Mapping[str, Any]) -> Match:
         deal = _parse_deal(rules, rnd.get("deal"), where)
         locked = rnd.get("locked")
         if locked is not None and locked != [str(t) for t in deal.locked]:
-            raise RecordError(f"{where}: 'locked' does not match the last two tiles of the boneyard")
+            raise RecordError(
+                f"{where}: 'locked' does not match the last two tiles of the boneyard"
+            )
         deals.append(deal)
     match = Match(rules, seed, deals=deals)
     for number, rnd in enumerate(rounds, start=1):
@@ -147,9 +149,7 @@ def load_record(source: str | bytes | Mapping[str, Any]) -> Match:
         moves = _need(rnd, "moves", list, where)
         for index, text in enumerate(moves, start=1):
             if match.round_number != number:
-                raise RecordError(
-                    f"{where}, move {index} ({text!r}): the round was already over"
-                )
+                raise RecordError(f"{where}, move {index} ({text!r}): the round was already over")
             try:
                 match.play(parse_move(text))
             except PassingGameError as exc:
@@ -161,9 +161,10 @@ def load_record(source: str | bytes | Mapping[str, Any]) -> Match:
             raise RecordError(
                 f"{where}: the record says the result is {recorded}, replaying gives {actual}"
             )
-    for key, actual in (("scores", list(match.scores)), ("winner", match.winner)):
-        if key in data and data[key] != actual:
-            raise RecordError(f"record: '{key}' is {data[key]!r}, replaying gives {actual!r}")
+    totals: dict[str, object] = {"scores": list(match.scores), "winner": match.winner}
+    for key, value in totals.items():
+        if key in data and data[key] != value:
+            raise RecordError(f"record: '{key}' is {data[key]!r}, replaying gives {value!r}")
     return match
 
 
@@ -183,4 +184,3 @@ __all__ = [
     "match_to_record",
     "record_names",
 ]
-

@@ -29,6 +29,7 @@ from typing import Literal, NamedTuple
 
 from passing_game import legality
 from passing_game.errors import IllegalMove, ParseError
+from passing_game.i18n import _
 from passing_game.moves import Draw, Move, Pass, Play
 from passing_game.rules import LOCKED_TILES, Rules
 from passing_game.scoring import score
@@ -181,8 +182,10 @@ class Round:
         missing = sorted(set(TILES) - seen)
         if missing:
             raise ValueError(f"the deal is missing {', '.join(map(str, missing))}")
-        if isinstance(leader, bool) or not isinstance(leader, int) or not (
-            0 <= leader < rules.players
+        if (
+            isinstance(leader, bool)
+            or not isinstance(leader, int)
+            or not (0 <= leader < rules.players)
         ):
             raise ValueError(f"leader must be a seat from 0 to {rules.players - 1}, got {leader!r}")
         self = object.__new__(cls)
@@ -300,34 +303,37 @@ class Round:
     def why_illegal(self, move: Move) -> str | None:
         """``None`` if ``move`` is legal now, else the reason in words."""
         if self._result is not None:
-            return "the round is over"
+            return _("the round is over")
         seat = self._to_move
         hand = self._hands[seat]
         if isinstance(move, Play):
             tile = move.tile
             if tile not in hand:
-                return f"seat {seat} does not hold {tile}"
+                return _("seat {seat} does not hold {tile}").format(seat=seat, tile=tile)
             ends = self._ends
             if ends is not None:
                 number = ends[0] if move.end == "left" else ends[1]
                 if not tile.has(number):
-                    return f"{tile} does not fit the {move.end} end, which shows {number}"
+                    return (
+                        _("{tile} does not fit the left end, which shows {number}")
+                        if move.end == "left"
+                        else _("{tile} does not fit the right end, which shows {number}")
+                    ).format(tile=tile, number=number)
             return None
         if isinstance(move, Draw):
             if not legality.can_draw(len(self._boneyard)):
-                return (
-                    f"the boneyard holds {len(self._boneyard)} tiles and the last "
-                    f"{LOCKED_TILES} can never be drawn"
-                )
+                return _(
+                    "the boneyard holds {count} tiles and the last two can never be drawn"
+                ).format(count=len(self._boneyard))
             return None
         if isinstance(move, Pass):
             if self.rules.passing == "forced":
                 if legality.plays(hand, self._ends):
-                    return "with forced passing you may pass only when you cannot play or draw"
+                    return _("with forced passing you may pass only when you cannot play or draw")
                 if legality.can_draw(len(self._boneyard)):
-                    return "with forced passing you must draw while the boneyard allows it"
+                    return _("with forced passing you must draw while the boneyard allows it")
             return None
-        return f"{move!r} is not a move (Play, Draw or Pass)"
+        return _("{move!r} is not a move (Play, Draw or Pass)").format(move=move)
 
     def is_legal(self, move: Move) -> bool:
         return self.why_illegal(move) is None
@@ -421,7 +427,11 @@ class Round:
         round_number: int | None = None,
     ) -> View:
         """What ``seat`` may know (R9): its own hand and the public facts."""
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.rules.players:
+        if (
+            isinstance(seat, bool)
+            or not isinstance(seat, int)
+            or not 0 <= seat < self.rules.players
+        ):
             raise ValueError(f"seat must be 0 to {self.rules.players - 1}, got {seat!r}")
         return View(
             rules=self.rules,

@@ -118,7 +118,9 @@ class Rules:
                 f"target preset must be one of {', '.join(TARGET_PRESETS)}, got {preset!r}"
             )
         probe = cls(**fields)
-        return cls(**{**fields, "target": TARGET_PRESETS[preset](probe.players, probe.partnerships)})
+        return cls(
+            **{**fields, "target": TARGET_PRESETS[preset](probe.players, probe.partnerships)}
+        )
 
     @property
     def sides(self) -> int:

@@ -40,8 +40,10 @@ class Tile:
             return cls._table[(a, b)]
         except (KeyError, TypeError):
             pass
-        if not (isinstance(a, int) and isinstance(b, int)) or isinstance(a, bool) or isinstance(
-            b, bool
+        if (
+            not (isinstance(a, int) and isinstance(b, int))
+            or isinstance(a, bool)
+            or isinstance(b, bool)
         ):
             raise ValueError(f"tile halves must be integers 0..{MAX_PIP}, got {a!r} and {b!r}")
         raise ValueError(f"tile halves must be 0..{MAX_PIP}, got {a} and {b}")
