@@ -141,6 +141,22 @@ class Rules:
         """Draws possible in one round: all but the two locked tiles (R2.4)."""
         return self.boneyard_size - LOCKED_TILES
 
+    @property
+    def max_round_moves(self) -> int:
+        """An upper bound on the moves of one round (R6, D3).
+
+        At most 26 plays (the two locked tiles are never played) and
+        ``max_draws`` draws: ``A`` actions. Passes come in runs between them;
+        a run of ``players`` passes ends the round (D3), so each of the at most
+        ``A + 1`` runs holds at most ``players - 1`` passes, plus the one pass
+        that may end the round: ``A + (A + 1)(players - 1) + 1 = players(A + 1)``.
+
+        >>> [Rules(players=n).max_round_moves for n in (2, 3, 4)]
+        [78, 96, 116]
+        """
+        actions = 28 - LOCKED_TILES + self.max_draws
+        return self.players * (actions + 1)
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
