@@ -62,13 +62,15 @@ class Match:
         self.seed: int = secrets.randbits(63) if seed is None else seed
         self._rng = random.Random(self.seed)
         self._deals: Iterator[Deal] | None = iter(deals) if deals is not None else None
+        #: False when some deals were given rather than drawn from ``seed``.
+        self.dealt_from_seed = deals is None
         self.scores: list[int] = [0] * self.rules.sides
         self.rounds: list[Round] = []
         self.results: list[RoundResult] = []
         self.winner: int | None = None
         self._start_round()
 
-    def _next_leader(self) -> int:
+    def _next_leader(self, drawn: int) -> int:
         rules = self.rules
         if self.rounds and rules.leader == "rotate":
             return (self.rounds[-1].leader + 1) % rules.players
@@ -76,13 +78,14 @@ class Match:
             seat = winner_leader(rules, self.results[-1])
             if seat is not None:
                 return seat
-        return self._rng.randrange(rules.players)
+        return drawn
 
     def _start_round(self) -> None:
-        # Shuffle first, then choose the leader, so a seed gives the same
-        # deals whichever leader rule is in force.
+        # Every round takes one shuffle and one random seat from the
+        # generator, used or not, so a seed deals the same tiles whatever the
+        # leader rule and whatever the earlier rounds' results (D9).
         hands, boneyard = shuffled_deal(self.rules, self._rng)
-        leader = self._next_leader()
+        leader = self._next_leader(self._rng.randrange(self.rules.players))
         if self._deals is not None:
             given = next(self._deals, None)
             if given is not None:

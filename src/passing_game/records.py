@@ -60,7 +60,7 @@ def match_to_record(match: Match, names: Sequence[str] | None = None) -> dict[st
         "format": RECORD_FORMAT,
         "version": RECORD_VERSION,
         "rules": match.rules.to_dict(),
-        "seed": match.seed,
+        "seed": match.seed if match.dealt_from_seed else None,
         "rounds": [_round_to_dict(i + 1, r) for i, r in enumerate(match.rounds)],
         "scores": list(match.scores),
         "winner": match.winner,
@@ -115,12 +115,13 @@ def load_record(source: str | bytes | Mapping[str, Any]) -> Match:
     if data.get("format") != RECORD_FORMAT:
         raise RecordError(f"not a passing-game record (format is {data.get('format')!r})")
     version = data.get("version")
-    if version != RECORD_VERSION:
+    if type(version) is not int or version != RECORD_VERSION:
         raise RecordError(
             f"unknown record version {version!r}; this program reads version {RECORD_VERSION}"
         )
+    rules_data = _need(data, "rules", Mapping, "record")
     try:
-        rules = Rules.from_dict(_need(data, "rules", Mapping, "record"))
+        rules = Rules.from_dict(rules_data)
     except PassingGameError as exc:
         raise RecordError(f"record rules: {exc}") from None
     seed = data.get("seed")
@@ -134,6 +135,8 @@ def load_record(source: str | bytes | Mapping[str, Any]) -> Match:
         where = f"round {number}"
         if not isinstance(rnd, Mapping):
             raise RecordError(f"{where}: must be an object")
+        if rnd.get("number", number) != number:
+            raise RecordError(f"{where}: its 'number' is {rnd.get('number')!r}")
         deal = _parse_deal(rules, rnd.get("deal"), where)
         locked = rnd.get("locked")
         if locked is not None and locked != [str(t) for t in deal.locked]:
@@ -141,11 +144,17 @@ def load_record(source: str | bytes | Mapping[str, Any]) -> Match:
                 f"{where}: 'locked' does not match the last two tiles of the boneyard"
             )
         deals.append(deal)
-    match = Match(rules, seed, deals=deals)
+    # A seeded record must deal what its seed deals (D9); a record without a
+    # seed (hand-set deals) is replayed from the deals it holds.
+    match = Match(rules, seed) if seed is not None else Match(rules, deals=deals)
     for number, rnd in enumerate(rounds, start=1):
         where = f"round {number}"
         if match.round_number != number or match.is_over:
             raise RecordError(f"{where}: the match had already ended or moved on before it")
+        if match.round.deal != deals[number - 1]:
+            raise RecordError(
+                f"{where}: the deal is not the one seed {seed} deals (or the leader is wrong)"
+            )
         moves = _need(rnd, "moves", list, where)
         for index, text in enumerate(moves, start=1):
             if match.round_number != number:
