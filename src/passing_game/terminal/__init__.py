@@ -1,0 +1,15 @@
+"""The game a person plays in a terminal, and the record replayer.
+
+Everything here talks through plain lines of text on stdin/stdout (``rich``
+only adds colour when stdout is a terminal), so a script can drive a game.
+``render`` draws, ``game`` runs a match against bots, ``replay`` steps
+through a saved record.
+"""
+
+from __future__ import annotations
+
+from passing_game.terminal.game import GameOptions, TerminalGame
+from passing_game.terminal.render import ASCII, UNICODE, Glyphs, Seats
+from passing_game.terminal.replay import Replayer
+
+__all__ = ["ASCII", "UNICODE", "GameOptions", "Glyphs", "Replayer", "Seats", "TerminalGame"]

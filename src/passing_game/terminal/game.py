@@ -1,0 +1,672 @@
+"""The interactive game: one person against computer opponents, line by line.
+
+The loop reads plain lines from stdin, so a script can play as well as a
+person can. Every way out (``q``, end of input, Ctrl-C, the match's end)
+goes through one place that saves the record when asked, so nothing is lost.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
+
+from passing_game import bots as bot_registry
+from passing_game.bots import Bot
+from passing_game.errors import ParseError
+from passing_game.i18n import _, ngettext
+from passing_game.match import Match
+from passing_game.moves import PASS, Draw, End, Move, Pass, Play, parse_move
+from passing_game.records import dump_record
+from passing_game.round import RoundResult
+from passing_game.rules import Rules
+from passing_game.terminal import render
+from passing_game.terminal.render import Glyphs, Seats
+from passing_game.tiles import Tile
+from passing_game.views import View
+
+#: The name the person's seat carries in a saved record.
+HUMAN_NAME = "human"
+
+_NUMBER_END = re.compile(r"^(\d+)\s*(l|r|<|>|left|right)?$")
+_END_NUMBER = re.compile(r"^(l|r|<|>)\s*(\d+)$")
+
+
+class Quit(Exception):
+    """The person stopped the game: ``why`` is ``quit``, ``eof`` or ``interrupt``."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """Everything ``passing-game play`` can set, already checked."""
+
+    rules: Rules
+    seed: int | None = None
+    #: One bot name for every opponent, or one per opponent in seat order.
+    bots: tuple[str, ...] = ("greedy",)
+    seat: int = 0
+    save: Path | None = None
+    rounds: int | None = None
+    delay: float = 0.0
+
+
+def opponent_names(bots: Sequence[str], players: int, seat: int) -> list[str]:
+    """The bot name for every seat but ``seat``: one name for all, or one each."""
+    opponents = players - 1
+    if len(bots) == 1:
+        chosen = list(bots) * opponents
+    elif len(bots) == opponents:
+        chosen = list(bots)
+    else:
+        raise ValueError(
+            _("give one bot name for all opponents or {n}, one per opponent").format(n=opponents)
+        )
+    names = []
+    for s in range(players):
+        names.append(HUMAN_NAME if s == seat else chosen.pop(0))
+    return names
+
+
+def make_bots(names: Sequence[str], seat: int, seed: int) -> dict[int, Bot]:
+    """One bot per opponent seat, seeded from the match seed and the seat.
+
+    Seeding by seat keeps a whole game reproducible from ``--seed`` alone.
+    """
+    made: dict[int, Bot] = {}
+    for s, name in enumerate(names):
+        if s == seat:
+            continue
+        try:
+            made[s] = bot_registry.make(name, seed=f"{seed}/{s}")
+        except ValueError:
+            made[s] = bot_registry.make(name)
+    return made
+
+
+def hint_bot() -> tuple[str, Bot]:
+    """The strongest adviser available, with its name: ``expert`` if it exists, else ``greedy``."""
+    name = "expert" if "expert" in bot_registry.names() else "greedy"
+    return name, bot_registry.make(name)
+
+
+def fair_bot_names() -> list[str]:
+    """Bots a person may play against: every one that plays from a view (R9)."""
+    fair: Callable[[], list[str]] = getattr(bot_registry, "fair_names", bot_registry.names)
+    return fair()
+
+
+def needs_end(tile: Tile, ends: tuple[int, int] | None) -> bool:
+    """Whether a tile fits both ends with different results, so the player must choose."""
+    return ends is not None and ends[0] != ends[1] and tile.has(ends[0]) and tile.has(ends[1])
+
+
+def move_keys(move: Move, view: View) -> str:
+    """What to type for ``move``: ``4``, ``4r``, ``d`` or ``p``."""
+    if isinstance(move, Play):
+        number = view.hand.index(move.tile) + 1
+        if needs_end(move.tile, view.ends):
+            return f"{number}{'l' if move.end == 'left' else 'r'}"
+        return str(number)
+    return "d" if isinstance(move, Draw) else "p"
+
+
+def move_words(move: Move, view: View) -> str:
+    """A move as advice: ``play [3|5] on the right``."""
+    if isinstance(move, Play):
+        tile = render.tile_text(move.tile)
+        if view.ends is None:
+            return _("lead {tile}").format(tile=tile)
+        if view.ends[0] == view.ends[1] or not needs_end(move.tile, view.ends):
+            return _("play {tile}").format(tile=tile)
+        if move.end == "left":
+            return _("play {tile} on the left").format(tile=tile)
+        return _("play {tile} on the right").format(tile=tile)
+    if isinstance(move, Draw):
+        return _("draw a tile")
+    return _("pass")
+
+
+def generic_reason(move: Move, view: View) -> str:
+    """A reason for an adviser that cannot explain itself."""
+    if isinstance(move, Play):
+        return ngettext(
+            "It takes {n} pip out of your hand.",
+            "It takes {n} pips out of your hand.",
+            move.tile.pips,
+        ).format(n=move.tile.pips)
+    if isinstance(move, Draw):
+        return _("A new tile gives you more to play with.")
+    return _("Nothing better is open to you now.")
+
+
+class TerminalGame:
+    """A match between one person (``options.seat``) and bots, in a terminal."""
+
+    def __init__(
+        self,
+        options: GameOptions,
+        console: Console | None = None,
+        read: Callable[[], str] | None = None,
+    ) -> None:
+        self.options = options
+        self.console = console or render.make_console()
+        self._read = read or input
+        self.echo = read is None and not sys.stdin.isatty()
+        self.g: Glyphs = render.glyphs_for(self.console.encoding)
+        self.match = Match(options.rules, options.seed)
+        self.seat = options.seat
+        self.names = opponent_names(options.bots, options.rules.players, options.seat)
+        self.seats = Seats(options.rules, tuple(self.names), human=options.seat)
+        self.bots = make_bots(self.names, options.seat, self.match.seed)
+        self._hint_bot: tuple[str, Bot] | None = None
+        self._new_tile: Tile | None = None
+
+    # -- output and input ------------------------------------------------
+
+    @property
+    def width(self) -> int:
+        return max(40, self.console.width)
+
+    def say(self, *lines: Text | str, style: str = "") -> None:
+        for line in lines:
+            self.console.print(line, style=style or None)
+
+    def ask(self, prompt: str) -> str:
+        """One line from the player; end of input and Ctrl-C become ``Quit``."""
+        self.console.print(Text(prompt, style="bold"), end="")
+        try:
+            line = self._read()
+        except EOFError:
+            self.console.print()
+            raise Quit("eof") from None
+        except KeyboardInterrupt:
+            self.console.print()
+            raise Quit("interrupt") from None
+        if self.echo:
+            self.console.print(line, style="dim")
+        return line.strip()
+
+    def pause(self) -> None:
+        if self.options.delay > 0:
+            time.sleep(self.options.delay)
+
+    # -- the whole game --------------------------------------------------
+
+    def run(self) -> int:
+        """Play until the match ends or the person stops; the exit code."""
+        code = 0
+        try:
+            self.banner()
+            self.play_match()
+        except Quit as stop:
+            messages = {
+                "quit": _("You left the game."),
+                "eof": _("Input ended, so the game stops here."),
+                "interrupt": _("Interrupted, so the game stops here."),
+            }
+            self.say(messages.get(stop.why, stop.why), style="bold")
+        except KeyboardInterrupt:
+            self.console.print()
+            self.say(_("Interrupted, so the game stops here."), style="bold")
+        finally:
+            if not self.save():
+                code = 1
+        return code
+
+    def save(self) -> bool:
+        """Write the record if ``--save`` was given; ``False`` if that failed."""
+        path = self.options.save
+        if path is None:
+            return True
+        try:
+            path.write_text(dump_record(self.match, names=self.names) + "\n", encoding="utf-8")
+        except OSError as exc:
+            self.console.print(
+                _("Could not save the game to {path}: {reason}").format(
+                    path=path, reason=exc.strerror or exc
+                ),
+                style="bold red",
+            )
+            return False
+        self.say(_("Game record saved to {path}.").format(path=path))
+        return True
+
+    def banner(self) -> None:
+        rules = self.options.rules
+        self.say(render.heading(_("The Passing Game"), self.g, self.width))
+        if rules.partnerships:
+            partner = (self.seat + 2) % 4
+            others = [self.seats.label(s) for s in range(4) if s % 2 != self.seat % 2]
+            self.say(
+                _("You play seat {seat}, partnered with {partner} sitting opposite you.").format(
+                    seat=self.seat, partner=self.seats.label(partner)
+                )
+            )
+            self.say(
+                _("Your team plays against {opponents}.").format(opponents=_(" and ").join(others))
+            )
+        else:
+            others = [self.seats.label(s) for s in range(rules.players) if s != self.seat]
+            self.say(
+                _("You play seat {seat} against {opponents}.").format(
+                    seat=self.seat, opponents=_(", ").join(others)
+                )
+            )
+        self.say(
+            _("First to {target} points wins. Lowest pip count when a round ends wins it.").format(
+                target=rules.target
+            )
+        )
+        self.say(_("Rules: {rules}.").format(rules=rules_summary(rules)))
+        self.say(
+            _("Seed {seed}: play the same deals again with --seed {seed}.").format(
+                seed=self.match.seed
+            ),
+            style="dim",
+        )
+        self.say(_("Type ? at your turn for help, h for a hint, q to quit."), style="dim")
+
+    def play_match(self) -> None:
+        limit = self.options.rounds
+        while True:
+            number = self.match.round_number
+            result = self.play_round()
+            self.say("")
+            self.say(*render.round_summary(result, number, self.seats, self.g, self.width))
+            self.say("")
+            self.say(
+                *render.score_pad(self.match.results, self.seats, self.match.rules.target, self.g)
+            )
+            self.say("")
+            if self.match.is_over:
+                self.announce_winner()
+                return
+            if limit is not None and number >= limit:
+                self.say(
+                    ngettext(
+                        "That was the one round you asked for.",
+                        "That was the last of the {n} rounds you asked for.",
+                        limit,
+                    ).format(n=limit),
+                    style="bold",
+                )
+                self.announce_leader()
+                return
+            answer = self.ask(_("Press Enter to deal round {n} (q to quit): ").format(n=number + 1))
+            if answer.lower() in ("q", "quit", _("quit")):
+                raise Quit("quit")
+
+    def announce_winner(self) -> None:
+        winner = self.match.winner
+        assert winner is not None
+        points = self.match.scores[winner]
+        if self.seats.side_is_you(winner) and not self.match.rules.partnerships:
+            text = _("You win the match with {points}! Well played.")
+        elif self.seats.side_is_you(winner):
+            text = _("{side} wins the match with {points}! Well played.")
+        else:
+            text = _("{side} wins the match with {points}.")
+        self.say(
+            text.format(side=self.seats.side_label(winner), points=render.count_points(points)),
+            style="bold",
+        )
+
+    def announce_leader(self) -> None:
+        scores = self.match.scores
+        best = max(scores)
+        leaders = [s for s, p in enumerate(scores) if p == best]
+        if len(leaders) > 1:
+            self.say(_("Nobody leads: the top scores are level at {points}.").format(points=best))
+            return
+        side = leaders[0]
+        if self.seats.side_is_you(side) and not self.match.rules.partnerships:
+            text = _("You lead with {points}.")
+        else:
+            text = _("{side} leads with {points}.")
+        self.say(text.format(side=self.seats.side_label(side), points=render.count_points(best)))
+
+    # -- one round -------------------------------------------------------
+
+    def play_round(self) -> RoundResult:
+        rnd = self.match.round
+        number = self.match.round_number
+        self.say("")
+        self.say(render.heading(_("Round {n}").format(n=number), self.g, self.width))
+        if self.seats.is_you(rnd.leader):
+            self.say(_("You lead this round."))
+        else:
+            self.say(_("{player} leads this round.").format(player=self.seats.label(rnd.leader)))
+        self._new_tile = None
+        while rnd.result is None:
+            seat = rnd.to_move
+            assert seat is not None
+            if seat == self.seat:
+                self.human_turn()
+            else:
+                self.bot_turn(seat)
+        self.say("")
+        self.say(Text(_("The train at the end:")))
+        self.say(*render.train_lines(rnd.train, rnd.ends, self.g, self.width))
+        assert rnd.result is not None
+        return rnd.result
+
+    def apply(self, seat: int, move: Move) -> None:
+        """Make a move and tell the table what happened."""
+        rnd = self.match.round
+        led = not rnd.train
+        self.match.play(move)
+        turn = rnd.history[-1]
+        placed = render.placed_by(turn, rnd.train)
+        text = render.describe_turn(turn, self.seats, placed, led=led and placed is not None)
+        if seat == self.seat:
+            self._new_tile = turn.drawn
+            self.say(text, style="bold")
+        else:
+            self.say("  " + text, style="cyan")
+
+    def bot_turn(self, seat: int) -> None:
+        view = self.match.view(seat)
+        move = self.bots[seat].choose(view)
+        if not self.match.round.is_legal(move):
+            # A bot bug must not end a person's game: say so and play safe.
+            self.say(
+                _("{player} chose an illegal move ({move}); it is replaced.").format(
+                    player=self.seats.label(seat), move=move
+                ),
+                style="red",
+            )
+            move = self.match.round.legal_moves()[0]
+        self.apply(seat, move)
+        self.pause()
+
+    # -- the person's turn -----------------------------------------------
+
+    def show_board(self, view: View) -> None:
+        rules = self.options.rules
+        self.say("")
+        last = view.history[-1] if view.history else None
+        if last is not None and last.seat == self.seat and isinstance(last.move, Draw):
+            title = _("Round {n} {dot} your turn goes on after your draw")
+        else:
+            title = _("Round {n} {dot} your turn")
+        self.say(
+            render.heading(title.format(n=view.round_number, dot=self.g.dot), self.g, self.width)
+        )
+        self.say(render.scores_line(view.scores or (), self.seats, rules.target, self.g))
+        self.say(render.counts_line(view.hand_sizes, self.seats, self.g))
+        self.say(render.boneyard_line(view.boneyard_size))
+        self.say("")
+        self.say(*render.train_lines(view.train, view.ends, self.g, self.width))
+        self.say(render.ends_line(view.ends), style="dim")
+        self.say("")
+        self.say(
+            _("Your hand: {tiles}, {pips}.").format(
+                tiles=render.count_tiles(len(view.hand)),
+                pips=render.count_pips(sum(t.pips for t in view.hand)),
+            )
+        )
+        self.say(*render.hand_lines(view.hand, view.ends, self.g, self.width, new=self._new_tile))
+        if view.ends is not None and not any(
+            render.fits_mark(t, view.ends, self.g) for t in view.hand
+        ):
+            self.say(_("No tile of yours fits either end."), style="yellow")
+
+    def prompt_text(self, legal: Sequence[Move], size: int) -> str:
+        parts = []
+        if any(isinstance(m, Play) for m in legal):
+            parts.append(_("1-{n} play").format(n=size) if size > 1 else _("1 play"))
+        if any(isinstance(m, Draw) for m in legal):
+            parts.append(_("d draw"))
+        if any(isinstance(m, Pass) for m in legal):
+            parts.append(_("p pass"))
+        parts += [_("h hint"), _("? help"), _("q quit")]
+        return _("Your move ({choices}): ").format(choices=_(", ").join(parts))
+
+    def human_turn(self) -> None:
+        view = self.match.view(self.seat)
+        self.show_board(view)
+        legal = view.legal_moves()
+        if legal == [PASS]:
+            self.say(_("You cannot play a tile or draw, so you pass."), style="yellow")
+            self.apply(self.seat, PASS)
+            return
+        while True:
+            move = self.interpret(self.ask(self.prompt_text(legal, len(view.hand))), view)
+            if move is not None:
+                break
+        self.apply(self.seat, move)
+
+    def interpret(self, text: str, view: View) -> Move | None:
+        """Turn a typed line into a legal move, or explain and return ``None``."""
+        word = text.strip().lower()
+        rnd = self.match.round
+        if not word:
+            self.say(
+                _("Type the number of a tile to play it, d to draw or p to pass (? for help)."),
+                style="yellow",
+            )
+            return None
+        if word in ("?", "help", _("help")):
+            self.show_help(view)
+            return None
+        if word in ("h", "hint", _("hint")):
+            self.show_hint(view)
+            return None
+        if word in ("q", "quit", "exit", _("quit")):
+            raise Quit("quit")
+        if word in ("b", "board", _("board")):
+            self.show_board(view)
+            return None
+        if word in ("s", "score", "scores", _("scores")):
+            self.say(*render.score_pad(self.match.results, self.seats, view.rules.target, self.g))
+            return None
+        if word in ("d", "draw", _("draw")):
+            return self.checked(Draw())
+        if word in ("p", "pass", _("pass")):
+            return self.checked(Pass())
+        number_end = _NUMBER_END.match(word)
+        end_number = _END_NUMBER.match(word)
+        if number_end or end_number:
+            if number_end:
+                number, end = int(number_end.group(1)), number_end.group(2)
+            else:
+                assert end_number is not None
+                number, end = int(end_number.group(2)), end_number.group(1)
+            return self.pick_tile(number, end, view)
+        try:
+            picked = Tile.parse(text)
+        except ParseError:
+            pass
+        else:
+            if picked in view.hand:
+                return self.pick_tile(view.hand.index(picked) + 1, None, view)
+            self.say(
+                _("You don't hold {tile}.").format(tile=render.tile_text(picked)), style="yellow"
+            )
+            return None
+        try:
+            move = parse_move(text)
+        except ParseError:
+            self.say(
+                _(
+                    "I don't understand {text!r}. Type a tile number (1-{n}), d to draw, "
+                    "p to pass, h for a hint or ? for help."
+                ).format(text=text, n=len(view.hand)),
+                style="yellow",
+            )
+            return None
+        if isinstance(move, Play) and move.tile not in view.hand:
+            self.say(
+                _("You don't hold {tile}.").format(tile=render.tile_text(move.tile)),
+                style="yellow",
+            )
+            return None
+        reason = rnd.why_illegal(move)
+        if reason is not None:
+            self.say(_("Not allowed: {reason}.").format(reason=reason), style="yellow")
+            return None
+        return move
+
+    def checked(self, move: Move) -> Move | None:
+        """``move`` if legal now, else ``None`` after saying why."""
+        reason = self.match.round.why_illegal(move)
+        if reason is None:
+            return move
+        if isinstance(move, Draw):
+            self.say(
+                _("You cannot draw: only the 2 locked tiles are left in the boneyard."),
+                style="yellow",
+            )
+        else:
+            self.say(_("Not allowed: {reason}.").format(reason=reason), style="yellow")
+        return None
+
+    def pick_tile(self, number: int, end: str | None, view: View) -> Move | None:
+        hand = view.hand
+        if not 1 <= number <= len(hand):
+            self.say(
+                _("There is no tile {number}: your tiles are numbered 1 to {n}.").format(
+                    number=number, n=len(hand)
+                ),
+                style="yellow",
+            )
+            return None
+        tile = hand[number - 1]
+        ends = view.ends
+        shown = render.tile_text(tile)
+        if ends is None:
+            return Play(tile, "left")
+        fits_left, fits_right = tile.has(ends[0]), tile.has(ends[1])
+        if not (fits_left or fits_right):
+            self.say(
+                _("{tile} does not fit: the open ends show {left} and {right}.").format(
+                    tile=shown, left=ends[0], right=ends[1]
+                ),
+                style="yellow",
+            )
+            return None
+        if end is not None:
+            side: End = "left" if end in ("l", "<", "left") else "right"
+            if (side == "left" and not fits_left) or (side == "right" and not fits_right):
+                number_shown = ends[0] if side == "left" else ends[1]
+                text = (
+                    _("{tile} does not fit the left end, which shows {number}.")
+                    if side == "left"
+                    else _("{tile} does not fit the right end, which shows {number}.")
+                )
+                self.say(text.format(tile=shown, number=number_shown), style="yellow")
+                return None
+            return Play(tile, side)
+        if not needs_end(tile, ends):
+            return Play(tile, "left" if fits_left else "right")
+        return self.ask_end(tile, ends)
+
+    def ask_end(self, tile: Tile, ends: tuple[int, int]) -> Move | None:
+        """Ask left or right for a tile that fits both ends differently (R4.2)."""
+        left_after = (tile.other(ends[0]), ends[1])
+        right_after = (ends[0], tile.other(ends[1]))
+        self.say(
+            _(
+                "{tile} fits both ends: on the left the ends become {l1} and {l2}, "
+                "on the right {r1} and {r2}."
+            ).format(
+                tile=render.tile_text(tile),
+                l1=left_after[0],
+                l2=left_after[1],
+                r1=right_after[0],
+                r2=right_after[1],
+            )
+        )
+        while True:
+            answer = self.ask(_("Left or right? (l/r, c to choose again): ")).lower()
+            if answer in ("l", "<", "left", _("left")):
+                return Play(tile, "left")
+            if answer in ("r", ">", "right", _("right")):
+                return Play(tile, "right")
+            if answer in ("c", "cancel", _("cancel"), ""):
+                return None
+            if answer in ("q", "quit", _("quit")):
+                raise Quit("quit")
+            self.say(
+                _("Type l for the left end, r for the right end, or c to choose again."),
+                style="yellow",
+            )
+
+    def show_hint(self, view: View) -> None:
+        """Ask the adviser bot; its own reason if it can explain, else a generic one."""
+        try:
+            if self._hint_bot is None:
+                self._hint_bot = hint_bot()
+            name, bot = self._hint_bot
+            explain = getattr(bot, "explain", None)
+            if callable(explain):
+                move, reason = explain(view)
+            else:
+                move = bot.choose(view)
+                reason = generic_reason(move, view)
+        except Exception:  # an adviser's bug must not end the game
+            self.say(_("No hint is available right now."), style="yellow")
+            return
+        text = _("Hint ({bot}): {move} (type {keys}).").format(
+            bot=name, move=move_words(move, view), keys=move_keys(move, view)
+        )
+        self.say(f"{text} {reason}", style="green")
+
+    def show_help(self, view: View) -> None:
+        n = len(view.hand)
+        rows = [
+            ("3", _("play tile 3 of your hand (asks left or right only when it matters)")),
+            ("3l, 3r", _("play tile 3 on the left or the right end")),
+            ("L3-5", _("moves in notation work too: R3-5, draw, pass")),
+            ("d", _("draw a tile from the boneyard (never the last 2, they are locked)")),
+            ("p", _("pass your turn")),
+            ("h", _("ask the computer for a hint")),
+            ("b", _("show the board again")),
+            ("s", _("show the score pad")),
+            ("q", _("quit (the game is saved if you gave --save)")),
+        ]
+        self.say(Text(_("Your tiles are numbered 1 to {n}. You can type:").format(n=n)))
+        width = max(len(key) for key, _text in rows)
+        for key, text in rows:
+            line = Text("  ")
+            line.append(key.ljust(width), style="bold")
+            line.append("  " + text)
+            self.say(line)
+        self.say(
+            _(
+                "Under each tile {left} means it fits the left end, {right} the right end, "
+                "{any} that any tile may lead."
+            ).format(left=self.g.fits_left, right=self.g.fits_right, any=self.g.fits_any)
+        )
+        self.say(_("Rules at this table: {rules}.").format(rules=rules_summary(view.rules)))
+
+
+def rules_summary(rules: Rules) -> str:
+    """The variants in force (D1, D2, D4, D5), in words."""
+    parts = [
+        _("a draw ends your turn")
+        if rules.draw == "ends-turn"
+        else _("after a draw you act again"),
+        _("you may pass at any time")
+        if rules.passing == "free"
+        else _("you may pass only when you cannot play or draw"),
+        _("the winner scores the others' total minus their own")
+        if rules.scoring == "literal"
+        else _("the winner scores the difference to each other player"),
+        {
+            "random": _("a random player leads each round"),
+            "rotate": _("the lead passes to the left each round"),
+            "winner": _("the last round's winner leads"),
+        }[rules.leader],
+    ]
+    return _("; ").join(parts)
