@@ -56,7 +56,11 @@ TARGET_PRESETS: Mapping[str, Callable[[int, bool], int]] = {
 
 
 def _choice(name: str, value: object, allowed: tuple[object, ...]) -> None:
-    if value not in allowed or isinstance(value, bool) != isinstance(allowed[0], bool):
+    if (
+        value not in allowed
+        or isinstance(value, bool) != isinstance(allowed[0], bool)
+        or not isinstance(value, type(allowed[0]))
+    ):
         shown = ", ".join(str(a) for a in allowed)
         raise RulesError(f"{name} must be one of {shown}, got {value!r}")
 

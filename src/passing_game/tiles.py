@@ -36,10 +36,10 @@ class Tile:
     index: int
 
     def __new__(cls, a: int, b: int) -> Tile:
-        try:
-            return cls._table[(a, b)]
-        except (KeyError, TypeError):
-            pass
+        if type(a) is int and type(b) is int:
+            tile = cls._table.get((a, b))
+            if tile is not None:
+                return tile
         if (
             not (isinstance(a, int) and isinstance(b, int))
             or isinstance(a, bool)
