@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from passing_game.moves import DRAW, PASS, Move, Play
+from passing_game.moves import DRAW, PASS, PLAYS_LEFT, PLAYS_RIGHT, Move, Play
 from passing_game.rules import LOCKED_TILES, Rules
 from passing_game.tiles import Tile
 
@@ -26,19 +26,19 @@ def plays(hand: Sequence[Tile], ends: tuple[int, int] | None) -> list[Play]:
     that fits two different ends is listed for each.
     """
     if ends is None:
-        return [Play(t, "left") for t in hand]
+        return [PLAYS_LEFT[t.index] for t in hand]
     left, right = ends
     out: list[Play] = []
     if left == right:
         for t in hand:
             if t.low == left or t.high == left:
-                out.append(Play(t, "left"))
+                out.append(PLAYS_LEFT[t.index])
         return out
     for t in hand:
         if t.low == left or t.high == left:
-            out.append(Play(t, "left"))
+            out.append(PLAYS_LEFT[t.index])
         if t.low == right or t.high == right:
-            out.append(Play(t, "right"))
+            out.append(PLAYS_RIGHT[t.index])
     return out
 
 

@@ -92,7 +92,7 @@ class Match:
                 self.rounds.append(Round.from_deal(self.rules, *given))
                 return
             self._deals = None
-        self.rounds.append(Round.from_deal(self.rules, hands, boneyard, leader))
+        self.rounds.append(Round._start(self.rules, hands, boneyard, leader))
 
     @property
     def round(self) -> Round:

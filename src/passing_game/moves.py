@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from passing_game.errors import ParseError
-from passing_game.tiles import Tile
+from passing_game.tiles import TILES, Tile
 
 End = Literal["left", "right"]
 ENDS: tuple[End, End] = ("left", "right")
@@ -69,6 +69,11 @@ Move = Play | Draw | Pass
 
 DRAW = Draw()
 PASS = Pass()
+
+#: One shared ``Play`` per tile and end, indexed by ``Tile.index``: move
+#: generation hands these out instead of building new objects.
+PLAYS_LEFT: tuple[Play, ...] = tuple(Play(t, "left") for t in TILES)
+PLAYS_RIGHT: tuple[Play, ...] = tuple(Play(t, "right") for t in TILES)
 
 
 def parse_move(text: str) -> Move:

@@ -25,6 +25,7 @@ import random
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Literal, NamedTuple
 
 from passing_game import legality
@@ -37,6 +38,8 @@ from passing_game.tiles import TILES, Placed, Tile, pip_count
 from passing_game.views import Turn, View
 
 Reason = Literal["domino", "block", "all-pass"]
+
+_BY_INDEX = attrgetter("index")
 
 
 class Deal(NamedTuple):
@@ -84,12 +87,17 @@ def _tile(value: Tile | str, where: str) -> Tile:
         raise ValueError(f"{where}: {exc}") from None
 
 
+def _check_leader(rules: Rules, leader: object) -> None:
+    if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < rules.players:
+        raise ValueError(f"leader must be a seat from 0 to {rules.players - 1}, got {leader!r}")
+
+
 def shuffled_deal(rules: Rules, rng: random.Random) -> tuple[list[list[Tile]], list[Tile]]:
     """Shuffle the set and deal it (R2.1-R2.3), drawing only from ``rng`` (D9)."""
     tiles = list(TILES)
     rng.shuffle(tiles)
     size = rules.hand_size
-    hands = [tiles[i * size : (i + 1) * size] for i in range(rules.players)]
+    hands = [sorted(tiles[i * size : (i + 1) * size], key=_BY_INDEX) for i in range(rules.players)]
     return hands, tiles[rules.players * size :]
 
 
@@ -140,7 +148,8 @@ class Round:
         hands, boneyard = shuffled_deal(rules, rng)
         if leader is None:
             leader = rng.randrange(rules.players)
-        return cls.from_deal(rules, hands, boneyard, leader)
+        _check_leader(rules, leader)
+        return cls._start(rules, hands, boneyard, leader)
 
     @classmethod
     def from_deal(
@@ -170,7 +179,7 @@ class Round:
                 raise ValueError(
                     f"hand {seat} has {len(tiles)} tiles, the rules deal {rules.hand_size}"
                 )
-            got_hands.append(sorted(tiles))
+            got_hands.append(sorted(tiles, key=_BY_INDEX))
         if isinstance(boneyard, (str, bytes)):
             raise ValueError(f"boneyard must be a list of tiles, got {boneyard!r}")
         pile = [_tile(t, "boneyard") for t in boneyard]
@@ -182,15 +191,15 @@ class Round:
         missing = sorted(set(TILES) - seen)
         if missing:
             raise ValueError(f"the deal is missing {', '.join(map(str, missing))}")
-        if (
-            isinstance(leader, bool)
-            or not isinstance(leader, int)
-            or not (0 <= leader < rules.players)
-        ):
-            raise ValueError(f"leader must be a seat from 0 to {rules.players - 1}, got {leader!r}")
+        _check_leader(rules, leader)
+        return cls._start(rules, got_hands, pile, leader)
+
+    @classmethod
+    def _start(cls, rules: Rules, hands: list[list[Tile]], pile: list[Tile], leader: int) -> Round:
+        """A round from a deal already known to be valid, each hand sorted."""
         self = object.__new__(cls)
         self.rules = rules
-        self._hands = got_hands
+        self._hands = hands
         self._boneyard = deque(pile)
         self._train = deque()
         self._ends = None
@@ -198,7 +207,7 @@ class Round:
         self._passes = 0
         self._history = []
         self._result = None
-        self._deal = Deal(tuple(tuple(h) for h in got_hands), tuple(pile), leader)
+        self._deal = Deal(tuple(tuple(h) for h in hands), tuple(pile), leader)
         return self
 
     def copy(self) -> Round:
@@ -343,6 +352,28 @@ class Round:
 
         Raises ``IllegalMove`` saying why, with the round left as it was.
         """
+        # The common legal cases are checked inline (this is the engine's hot
+        # path); anything else goes through why_illegal for its reason.
+        if self._result is None:
+            kind = type(move)
+            if kind is Play:
+                tile = move.tile  # type: ignore[union-attr]
+                ends = self._ends
+                if tile in self._hands[self._to_move]:
+                    if ends is None:
+                        self._apply(move)
+                        return
+                    number = ends[0] if move.end == "left" else ends[1]  # type: ignore[union-attr]
+                    if tile.low == number or tile.high == number:
+                        self._apply(move)
+                        return
+            elif kind is Draw:
+                if len(self._boneyard) > LOCKED_TILES:
+                    self._apply(move)
+                    return
+            elif kind is Pass and self.rules.passing == "free":
+                self._apply(move)
+                return
         reason = self.why_illegal(move)
         if reason is not None:
             raise IllegalMove(reason)
@@ -352,7 +383,7 @@ class Round:
         """Make a move already known to be legal."""
         seat = self._to_move
         players = self.rules.players
-        if isinstance(move, Play):
+        if type(move) is Play:
             tile = move.tile
             self._hands[seat].remove(tile)
             ends = self._ends
@@ -360,12 +391,14 @@ class Round:
                 self._train.append(Placed(tile.low, tile.high))
                 self._ends = (tile.low, tile.high)
             elif move.end == "left":
-                new = tile.other(ends[0])
-                self._train.appendleft(Placed(new, ends[0]))
+                old = ends[0]
+                new = tile.high if tile.low == old else tile.low
+                self._train.appendleft(Placed(new, old))
                 self._ends = (new, ends[1])
             else:
-                new = tile.other(ends[1])
-                self._train.append(Placed(ends[1], new))
+                old = ends[1]
+                new = tile.high if tile.low == old else tile.low
+                self._train.append(Placed(old, new))
                 self._ends = (ends[0], new)
             self._passes = 0
             self._history.append(Turn(seat, move))
@@ -374,11 +407,11 @@ class Round:
                 return
             self._to_move = (seat + 1) % players
             self._check_block()
-        elif isinstance(move, Draw):
+        elif type(move) is Draw:
             tile = self._boneyard.popleft()
             hand = self._hands[seat]
             hand.append(tile)
-            hand.sort()
+            hand.sort(key=_BY_INDEX)
             self._passes = 0
             self._history.append(Turn(seat, move, tile))
             if self.rules.draw == "ends-turn":
