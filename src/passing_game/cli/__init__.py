@@ -15,6 +15,7 @@ from passing_game.i18n import LANGUAGES, _, set_language
 
 #: Subcommand name -> "module:attribute" of its click command.
 COMMANDS: dict[str, tuple[str, str]] = {
+    "arena": ("passing_game.cli.arena", "Play bots against each other on duplicate deals."),
     "play": ("passing_game.cli.play", "Play a game in the terminal against computer opponents."),
     "replay": ("passing_game.cli.play", "Step through a saved game record."),
     "rules": ("passing_game.cli.rules", "Print the rules of The Passing Game."),

@@ -1,0 +1,14 @@
+"""The arena: bots against each other on duplicate deals, measured.
+
+``schedule`` says who sits where (standard library only), ``runner`` plays
+the games on worker processes (standard library only), ``stats`` turns the
+outcomes into intervals, ratings and a sequential test, and ``report`` prints
+and writes them; those two need the ``arena`` extra (numpy, scipy,
+matplotlib). The rules core never imports this package.
+
+>>> from passing_game.arena.runner import ArenaConfig, bot_specs, run
+>>> config = ArenaConfig(tuple(bot_specs(["random", "greedy"])), games=4, seed=1)
+>>> result = run(config)
+>>> len(result.outcomes), config.blocks
+(4, 2)
+"""

@@ -1,0 +1,281 @@
+"""``passing-game arena``: bots against each other on duplicate deals.
+
+Only click is imported at module level; the arena itself (numpy, scipy,
+matplotlib: the ``arena`` extra) is imported when the command runs, so a
+missing extra is reported in words.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+from rich.console import Console
+
+from passing_game.rules import DRAW_RULES, LEADER_RULES, PASSING_RULES, SCORING_RULES
+
+if TYPE_CHECKING:
+    from passing_game.arena.runner import GameOutcome
+
+#: Rounds played when neither --rounds nor --matches is given.
+DEFAULT_ROUNDS = 200
+#: The most rounds (or matches) an SPRT run plays when no limit is given.
+DEFAULT_SPRT_LIMIT = 20_000
+#: Exit status after Ctrl-C, as shells report a process ended by SIGINT.
+EXIT_INTERRUPTED = 130
+
+EXTRA_HINT = (
+    "passing-game arena needs the optional 'arena' extra (numpy, scipy, matplotlib): "
+    "pip install 'passing-game[arena]'"
+)
+
+
+def _cores() -> int:
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def _check_extra() -> None:
+    try:
+        import matplotlib  # noqa: F401
+        import numpy  # noqa: F401
+        import scipy  # type: ignore[import-untyped]  # noqa: F401
+    except ImportError as exc:
+        raise click.ClickException(f"{EXTRA_HINT} ({exc})") from None
+
+
+@click.command("arena")
+@click.argument("bots", nargs=-1, required=True, metavar="BOT BOT [BOT ...]")
+@click.option(
+    "-n",
+    "--players",
+    type=click.IntRange(2, 4),
+    default=2,
+    show_default=True,
+    help="Players at the table.",
+)
+@click.option(
+    "-r",
+    "--rounds",
+    type=click.IntRange(min=1),
+    default=None,
+    help=f"Rounds to play, rounded up to whole deals (default {DEFAULT_ROUNDS}; "
+    f"the limit with --sprt, default {DEFAULT_SPRT_LIMIT}).",
+)
+@click.option(
+    "-m",
+    "--matches",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Play this many full matches to the target instead of single rounds.",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes (default: every core this process may use).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Fixes every deal and bot.")
+@click.option(
+    "--seatings",
+    type=click.Choice(["rotate", "all"]),
+    default="rotate",
+    show_default=True,
+    help="Arrange each group of bots in every rotation or in every permutation of the seats.",
+)
+@click.option("--partnerships", is_flag=True, help="4 players in two teams; partners are one bot.")
+@click.option("--draw", type=click.Choice(DRAW_RULES), default="ends-turn", show_default=True)
+@click.option("--passing", type=click.Choice(PASSING_RULES), default="free", show_default=True)
+@click.option("--scoring", type=click.Choice(SCORING_RULES), default="literal", show_default=True)
+@click.option("--leader", type=click.Choice(LEADER_RULES), default="random", show_default=True)
+@click.option("--target", type=click.IntRange(min=1), default=None, help="Match target score.")
+@click.option("--sprt", is_flag=True, help="Stop once the first bot is decided better or not.")
+@click.option("--elo0", type=float, default=0.0, show_default=True, help="SPRT: H0 Elo.")
+@click.option("--elo1", type=float, default=5.0, show_default=True, help="SPRT: H1 Elo.")
+@click.option("--alpha", type=float, default=0.05, show_default=True, help="SPRT: false H1 rate.")
+@click.option("--beta", type=float, default=0.05, show_default=True, help="SPRT: false H0 rate.")
+@click.option(
+    "-o",
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    multiple=True,
+    help="Write the results to FILE.json or FILE.csv (may be repeated).",
+)
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Draw the ratings with their intervals to FILE.png.",
+)
+@click.option("--raw", is_flag=True, help="Put every game's outcome in the JSON output too.")
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Show a progress bar (default: when standard error is a terminal).",
+)
+def arena_command(
+    bots: tuple[str, ...],
+    players: int,
+    rounds: int | None,
+    matches: int | None,
+    jobs: int | None,
+    seed: int,
+    seatings: str,
+    partnerships: bool,
+    draw: str,
+    passing: str,
+    scoring: str,
+    leader: str,
+    target: int | None,
+    sprt: bool,
+    elo0: float,
+    elo1: float,
+    alpha: float,
+    beta: float,
+    out: tuple[Path, ...],
+    plot: Path | None,
+    raw: bool,
+    progress: bool | None,
+) -> None:
+    """Play bots against each other on duplicate deals and measure them.
+
+    Each deal is replayed with the bots rotated over the seats, so every bot
+    plays every hand and the luck of the deal cancels. With more bots than
+    seats every combination of bots meets. Bots are registry names or levels,
+    with options as NAME:KEY=VALUE,KEY=VALUE (e.g. ismcts:iterations=300).
+
+    Ctrl-C stops a run and reports the deals finished so far.
+    """
+    _check_extra()
+    from passing_game.arena.runner import ArenaConfig, ArenaError, bot_specs, run
+    from passing_game.rules import Rules, RulesError
+
+    if len(bots) < 2:
+        raise click.UsageError("name at least two bots")
+    if rounds is not None and matches is not None:
+        raise click.UsageError("give --rounds or --matches, not both")
+    for path in out:
+        if path.suffix.lower() not in (".json", ".csv"):
+            raise click.BadParameter(f"{path} must end in .json or .csv", param_hint="--out")
+    if plot is not None and plot.suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise click.BadParameter(f"{plot} must end in .png (or .svg, .pdf)", param_hint="--plot")
+    try:
+        rules = Rules(
+            players=players,
+            partnerships=partnerships,
+            draw=draw,  # type: ignore[arg-type]
+            passing=passing,  # type: ignore[arg-type]
+            scoring=scoring,  # type: ignore[arg-type]
+            leader=leader,  # type: ignore[arg-type]
+            target=target,  # type: ignore[arg-type]
+        )
+        specs = bot_specs(bots)
+        games = matches or rounds or (DEFAULT_SPRT_LIMIT if sprt else DEFAULT_ROUNDS)
+        config = ArenaConfig(
+            bots=tuple(specs),
+            rules=rules,
+            mode="matches" if matches else "rounds",
+            games=games,
+            seed=seed,
+            orders="all" if seatings == "all" else "rotate",
+        )
+    except (ArenaError, RulesError, ValueError) as exc:
+        raise click.UsageError(str(exc)) from None
+
+    # The statistics (scipy) load only once the setup is known to be good.
+    from passing_game.arena import report
+    from passing_game.arena.stats import Sprt, SprtMonitor, summarize
+
+    try:
+        test = Sprt(elo0, elo1, alpha, beta) if sprt else None
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+
+    jobs = jobs or _cores()
+    err = Console(stderr=True)
+    show = err.is_terminal if progress is None else progress
+    per_block = len(config.seatings)
+    kind = "matches" if config.mode == "matches" else "rounds"
+    err.print(
+        f"Playing {config.total_games} {kind} ({config.blocks} deals × {per_block} seatings) "
+        f"with {jobs} {'job' if jobs == 1 else 'jobs'}; Ctrl-C stops and reports.",
+        highlight=False,
+        soft_wrap=True,
+    )
+
+    monitor = SprtMonitor(config, test) if test is not None else None
+
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    bar = Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        disable=not show,
+    )
+    task = bar.add_task(kind, total=config.total_games)
+
+    def on_game(outcome: GameOutcome) -> bool:
+        stop = monitor(outcome) if monitor is not None else False
+        description = kind if test is None else f"{kind} · LLR {test.llr():+.2f}"
+        bar.update(task, advance=1, description=description)
+        return stop
+
+    # SIGTERM (kill) stops a run like Ctrl-C: report what was measured.
+    exit_status = {"code": EXIT_INTERRUPTED}
+
+    def terminate(signum: int, frame: object) -> None:
+        exit_status["code"] = 128 + signum
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        with bar:
+            result = run(config, jobs=jobs, on_game=on_game)
+    except ArenaError as exc:
+        raise click.ClickException(str(exc)) from None
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+    try:
+        summary = summarize(
+            config,
+            result.outcomes,
+            interrupted=result.interrupted,
+            stopped_early=result.stopped_early,
+            seconds=result.seconds,
+            last_block=monitor.last_block if monitor and result.stopped_early else None,
+            sprt=test,
+        )
+        out_console = Console() if sys.stdout.isatty() else Console(width=120)
+        report.render(summary, out_console, jobs=jobs)
+        games_out = result.outcomes if raw else None
+        for path in out:
+            report.write(summary, path, games_out)
+            err.print(f"Wrote {path}", highlight=False)
+        if plot is not None:
+            if summary.ratings:
+                report.plot(summary, plot)
+                err.print(f"Wrote {plot}", highlight=False)
+            else:
+                err.print("No ratings yet: no plot written.", highlight=False)
+    except KeyboardInterrupt:
+        sys.exit(exit_status["code"])
+    if result.interrupted:
+        sys.exit(exit_status["code"])
