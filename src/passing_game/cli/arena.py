@@ -81,6 +81,18 @@ def _check_extra() -> None:
     default=None,
     help="Worker processes (default: every core this process may use).",
 )
+@click.option(
+    "--backend",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="Where games run: worker processes here, or Ray tasks (extra passing-game[ray]).",
+)
+@click.option(
+    "--address",
+    default=None,
+    help="With --backend ray: the address of a running Ray cluster (default: start one here).",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Fixes every deal and bot.")
 @click.option(
     "--seatings",
@@ -125,6 +137,8 @@ def arena_command(
     rounds: int | None,
     matches: int | None,
     jobs: int | None,
+    backend: str,
+    address: str | None,
     seed: int,
     seatings: str,
     partnerships: bool,
@@ -247,7 +261,12 @@ def arena_command(
     previous = signal.signal(signal.SIGTERM, terminate)
     try:
         with bar:
-            result = run(config, jobs=jobs, on_game=on_game)
+            if backend == "ray":
+                from passing_game.arena.ray_backend import run_on_ray
+
+                result = run_on_ray(config, address=address, jobs=jobs, on_game=on_game)
+            else:
+                result = run(config, jobs=jobs, on_game=on_game)
     except ArenaError as exc:
         raise click.ClickException(str(exc)) from None
     finally:
