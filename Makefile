@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 ARGS   ?=
 
-.PHONY: setup play test lint typecheck unit clean
+.PHONY: setup play test lint typecheck unit clean bench
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "passing-game needs Python 3.11 or newer"'
@@ -32,6 +32,12 @@ unit: setup
 	$(BIN)/pytest -q
 
 test: lint typecheck unit
+
+# Speed, against the peer engines (installed into .bench-venv/ on first use);
+# writes the tables into docs/PERFORMANCE.md. BENCH_ARGS adds options.
+BENCH_ARGS ?=
+bench: setup
+	$(BIN)/passing-game bench --compare --arena --markdown docs/PERFORMANCE.md $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

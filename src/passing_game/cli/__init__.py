@@ -16,6 +16,10 @@ from passing_game.i18n import LANGUAGES, _, set_language
 #: Subcommand name -> "module:attribute" of its click command.
 COMMANDS: dict[str, tuple[str, str]] = {
     "arena": ("passing_game.cli.arena", "Play bots against each other on duplicate deals."),
+    "bench": (
+        "passing_game.cli.bench",
+        "Measure the engine's speed, optionally against peer engines.",
+    ),
     "play": ("passing_game.cli.play", "Play a game in the terminal against computer opponents."),
     "replay": ("passing_game.cli.play", "Step through a saved game record."),
     "rules": ("passing_game.cli.rules", "Print the rules of The Passing Game."),

@@ -1,0 +1,117 @@
+"""``passing-game bench``: measure the engine, optionally against its peers.
+
+Only click is imported at module level, so ``passing-game --help`` stays
+fast; the bench itself is imported when the command runs.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import click
+
+
+@click.command("bench")
+@click.option(
+    "--compare",
+    is_flag=True,
+    help="Also run the peer engines (dominoes, OpenSpiel), installed into a throwaway "
+    "environment (--venv) on first use.",
+)
+@click.option(
+    "--seconds",
+    type=click.FloatRange(min=0.01),
+    default=2.0,
+    show_default=True,
+    help="CPU seconds per repetition of each throughput measurement.",
+)
+@click.option(
+    "--repeat",
+    type=click.IntRange(min=1),
+    default=5,
+    show_default=True,
+    help="Repetitions per engine (the engines alternate); figures are medians.",
+)
+@click.option(
+    "--markdown",
+    "markdown_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the tables to FILE (Markdown), replacing the block a previous run wrote.",
+)
+@click.option(
+    "--arena",
+    is_flag=True,
+    help="Also time 'passing-game arena' with --jobs 1 and --jobs 2.",
+)
+@click.option(
+    "--arena-rounds",
+    type=click.IntRange(min=2),
+    default=600,
+    show_default=True,
+    help="Rounds per arena run with --arena.",
+)
+@click.option(
+    "--ismcts-iterations",
+    type=click.IntRange(min=1),
+    default=300,
+    show_default=True,
+    help="Iterations per ismcts move timed.",
+)
+@click.option(
+    "--venv",
+    "venv_path",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path(".bench-venv"),
+    show_default=True,
+    help="The throwaway environment for the peers (--compare).",
+)
+def bench_command(
+    compare: bool,
+    seconds: float,
+    repeat: int,
+    markdown_file: Path | None,
+    arena: bool,
+    arena_rounds: int,
+    ismcts_iterations: int,
+    venv_path: Path,
+) -> None:
+    """Measure the engine's speed: rounds and actions per second, random
+    against random on one core, Round.copy, the search kernel, ismcts,
+    memory and start-up time.
+
+    With --compare the peer engines run in the same run, alternately with
+    ours, and the table gives our ratio to each.
+    """
+    from rich.console import Console
+
+    from passing_game.bench.report import render, write_markdown
+    from passing_game.bench.suite import run_bench
+
+    words = ["passing-game", "bench"]
+    if compare:
+        words.append("--compare")
+    words += ["--seconds", f"{seconds:g}", "--repeat", str(repeat)]
+    if arena:
+        words += ["--arena", "--arena-rounds", str(arena_rounds)]
+    if ismcts_iterations != 300:
+        words += ["--ismcts-iterations", str(ismcts_iterations)]
+    if markdown_file is not None:
+        words += ["--markdown", str(markdown_file)]
+    console = Console()
+    result = run_bench(
+        seconds=seconds,
+        repeat=repeat,
+        compare=compare,
+        venv_path=venv_path,
+        arena=arena,
+        arena_rounds=arena_rounds,
+        ismcts_iterations=ismcts_iterations,
+        command=shlex.join(words),
+        log=lambda text: click.echo(text, err=True),
+    )
+    render(result, console)
+    if markdown_file is not None:
+        write_markdown(markdown_file, result)
+        click.echo(f"Wrote {markdown_file}", err=True)
