@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from passing_game.moves import DRAW, PASS, PLAYS_LEFT, PLAYS_RIGHT, Move, Play
 from passing_game.rules import LOCKED_TILES, Rules
-from passing_game.tiles import Tile
+from passing_game.tiles import SUIT_MASKS, Tile
 
 
 def can_draw(boneyard_size: int) -> bool:
@@ -59,3 +59,40 @@ def fits(tile: Tile, ends: tuple[int, int] | None) -> bool:
     if ends is None:
         return True
     return tile.has(ends[0]) or tile.has(ends[1])
+
+
+_CACHE_LIMIT = 200_000
+_plays_cache: dict[int, tuple[Play, ...]] = {}
+
+
+def plays_of_mask(hand: int, ends: tuple[int, int] | None) -> tuple[Play, ...]:
+    """``plays`` for a hand kept as a bit mask of tile indices (``Round``'s hot path).
+
+    The result depends only on the hand's tiles that fit each end, so it is
+    cached on those two masks.
+    """
+    if ends is None:
+        key = hand | (1 << 63)
+        left_fit, right_fit = hand, 0
+    else:
+        left, right = ends
+        left_fit = hand & SUIT_MASKS[left]
+        right_fit = 0 if left == right else hand & SUIT_MASKS[right]
+        key = (left_fit << 28) | right_fit
+    found = _plays_cache.get(key)
+    if found is not None:
+        return found
+    out: list[Play] = []
+    either = left_fit | right_fit
+    while either:
+        low = either & -either
+        index = low.bit_length() - 1
+        if left_fit & low:
+            out.append(PLAYS_LEFT[index])
+        if right_fit & low:
+            out.append(PLAYS_RIGHT[index])
+        either ^= low
+    if len(_plays_cache) >= _CACHE_LIMIT:
+        _plays_cache.clear()
+    result = _plays_cache[key] = tuple(out)
+    return result

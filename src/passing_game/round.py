@@ -31,10 +31,10 @@ from typing import Literal, NamedTuple
 from passing_game import legality
 from passing_game.errors import IllegalMove, ParseError
 from passing_game.i18n import _
-from passing_game.moves import Draw, Move, Pass, Play
+from passing_game.moves import DRAW, PASS, Draw, Move, Pass, Play
 from passing_game.rules import LOCKED_TILES, Rules
 from passing_game.scoring import score
-from passing_game.tiles import TILES, Placed, Tile, pip_count
+from passing_game.tiles import SUIT_MASKS, TILES, Placed, Tile, mask_of, pip_count, tiles_of
 from passing_game.views import Turn, View
 
 Reason = Literal["domino", "block", "all-pass"]
@@ -107,10 +107,13 @@ class Round:
     __slots__ = (
         "_boneyard",
         "_deal",
+        "_draw_ends_turn",
         "_ends",
+        "_free_passing",
         "_hands",
         "_history",
         "_passes",
+        "_players",
         "_result",
         "_to_move",
         "_train",
@@ -118,13 +121,17 @@ class Round:
     )
 
     rules: Rules
-    _hands: list[list[Tile]]
+    _hands: list[int]  # each hand as a bit mask of tile indices
     _boneyard: deque[Tile]
-    _train: deque[Placed]
+    # plain tuples on the hot path; ``train`` and ``history`` wrap them
+    _train: deque[tuple[int, int]]
     _ends: tuple[int, int] | None
     _to_move: int
     _passes: int
-    _history: list[Turn]
+    _history: list[tuple[int, Move, Tile | None]]
+    _players: int
+    _free_passing: bool
+    _draw_ends_turn: bool
     _result: RoundResult | None
     _deal: Deal
 
@@ -199,7 +206,10 @@ class Round:
         """A round from a deal already known to be valid, each hand sorted."""
         self = object.__new__(cls)
         self.rules = rules
-        self._hands = hands
+        self._players = rules.players
+        self._free_passing = rules.passing == "free"
+        self._draw_ends_turn = rules.draw == "ends-turn"
+        self._hands = [mask_of(h) for h in hands]
         self._boneyard = deque(pile)
         self._train = deque()
         self._ends = None
@@ -214,7 +224,10 @@ class Round:
         """An independent copy; playing on it leaves this round unchanged."""
         other = object.__new__(Round)
         other.rules = self.rules
-        other._hands = [list(h) for h in self._hands]
+        other._players = self._players
+        other._free_passing = self._free_passing
+        other._draw_ends_turn = self._draw_ends_turn
+        other._hands = list(self._hands)
         other._boneyard = self._boneyard.copy()
         other._train = self._train.copy()
         other._ends = self._ends
@@ -245,7 +258,7 @@ class Round:
     @property
     def hands(self) -> tuple[tuple[Tile, ...], ...]:
         """Every seat's tiles, each hand sorted."""
-        return tuple(tuple(h) for h in self._hands)
+        return tuple(tiles_of(h) for h in self._hands)
 
     @property
     def boneyard(self) -> tuple[Tile, ...]:
@@ -260,7 +273,7 @@ class Round:
     @property
     def train(self) -> tuple[Placed, ...]:
         """The tiles laid, left to right, each oriented as it lies."""
-        return tuple(self._train)
+        return tuple(map(Placed._make, self._train))
 
     @property
     def ends(self) -> tuple[int, int] | None:
@@ -270,11 +283,11 @@ class Round:
     @property
     def history(self) -> tuple[Turn, ...]:
         """Every move so far, with the tile each draw took."""
-        return tuple(self._history)
+        return tuple(map(Turn._make, self._history))
 
     @property
     def moves(self) -> tuple[Move, ...]:
-        return tuple(t.move for t in self._history)
+        return tuple(t[1] for t in self._history)
 
     @property
     def passes_in_row(self) -> int:
@@ -292,7 +305,7 @@ class Round:
 
     def pips(self) -> tuple[int, ...]:
         """Each seat's count of pips in hand (R7.1)."""
-        return tuple(pip_count(h) for h in self._hands)
+        return tuple(pip_count(tiles_of(h)) for h in self._hands)
 
     # -- moves ----------------------------------------------------------
 
@@ -305,9 +318,12 @@ class Round:
         """
         if self._result is not None:
             return []
-        return legality.legal_moves(
-            self.rules, self._hands[self._to_move], self._ends, len(self._boneyard)
-        )
+        moves: list[Move] = list(legality.plays_of_mask(self._hands[self._to_move], self._ends))
+        if len(self._boneyard) > LOCKED_TILES:
+            moves.append(DRAW)
+        if not moves or self.rules.passing == "free":
+            moves.append(PASS)
+        return moves
 
     def why_illegal(self, move: Move) -> str | None:
         """``None`` if ``move`` is legal now, else the reason in words."""
@@ -317,7 +333,7 @@ class Round:
         hand = self._hands[seat]
         if isinstance(move, Play):
             tile = move.tile
-            if tile not in hand:
+            if not hand >> tile.index & 1:
                 return _("seat {seat} does not hold {tile}").format(seat=seat, tile=tile)
             ends = self._ends
             if ends is not None:
@@ -337,7 +353,7 @@ class Round:
             return None
         if isinstance(move, Pass):
             if self.rules.passing == "forced":
-                if legality.plays(hand, self._ends):
+                if legality.plays_of_mask(hand, self._ends):
                     return _("with forced passing you may pass only when you cannot play or draw")
                 if legality.can_draw(len(self._boneyard)):
                     return _("with forced passing you must draw while the boneyard allows it")
@@ -352,89 +368,84 @@ class Round:
 
         Raises ``IllegalMove`` saying why, with the round left as it was.
         """
-        # The common legal cases are checked inline (this is the engine's hot
-        # path); anything else goes through why_illegal for its reason.
+        # This is the engine's hot path: the common legal moves are checked
+        # and made inline; anything else goes through why_illegal.
         if self._result is None:
             kind = type(move)
+            seat = self._to_move
             if kind is Play:
                 tile = move.tile  # type: ignore[union-attr]
-                ends = self._ends
-                if tile in self._hands[self._to_move]:
+                bit = 1 << tile.index
+                hand = self._hands[seat]
+                if hand & bit:
+                    ends = self._ends
                     if ends is None:
-                        self._apply(move)
-                        return
-                    number = ends[0] if move.end == "left" else ends[1]  # type: ignore[union-attr]
-                    if tile.low == number or tile.high == number:
-                        self._apply(move)
+                        self._train.append((tile.low, tile.high))
+                        self._ends = (tile.low, tile.high)
+                    elif move.end == "left":  # type: ignore[union-attr]
+                        old = ends[0]
+                        if tile.low == old:
+                            new = tile.high
+                        elif tile.high == old:
+                            new = tile.low
+                        else:
+                            new = -1
+                        if new >= 0:
+                            self._train.appendleft((new, old))
+                            self._ends = (new, ends[1])
+                    else:
+                        old = ends[1]
+                        if tile.low == old:
+                            new = tile.high
+                        elif tile.high == old:
+                            new = tile.low
+                        else:
+                            new = -1
+                        if new >= 0:
+                            self._train.append((old, new))
+                            self._ends = (ends[0], new)
+                    if ends is None or new >= 0:
+                        hand ^= bit
+                        self._hands[seat] = hand
+                        self._passes = 0
+                        self._history.append((seat, move, None))
+                        if not hand:
+                            self._finish("domino")
+                            return
+                        self._to_move = (seat + 1) % self._players
+                        if len(self._boneyard) <= LOCKED_TILES:
+                            self._check_block()
                         return
             elif kind is Draw:
                 if len(self._boneyard) > LOCKED_TILES:
-                    self._apply(move)
+                    tile = self._boneyard.popleft()
+                    self._hands[seat] |= 1 << tile.index
+                    self._passes = 0
+                    self._history.append((seat, move, tile))
+                    if self._draw_ends_turn:
+                        self._to_move = (seat + 1) % self._players
+                    if len(self._boneyard) <= LOCKED_TILES:
+                        self._check_block()
                     return
-            elif kind is Pass and self.rules.passing == "free":
-                self._apply(move)
+            elif kind is Pass and (self._free_passing or self.why_illegal(move) is None):
+                self._passes += 1
+                self._history.append((seat, move, None))
+                if self._passes >= self._players:
+                    self._finish("all-pass")
+                else:
+                    self._to_move = (seat + 1) % self._players
                 return
-        reason = self.why_illegal(move)
-        if reason is not None:
-            raise IllegalMove(reason)
-        self._apply(move)
-
-    def _apply(self, move: Move) -> None:
-        """Make a move already known to be legal."""
-        seat = self._to_move
-        players = self.rules.players
-        if type(move) is Play:
-            tile = move.tile
-            self._hands[seat].remove(tile)
-            ends = self._ends
-            if ends is None:
-                self._train.append(Placed(tile.low, tile.high))
-                self._ends = (tile.low, tile.high)
-            elif move.end == "left":
-                old = ends[0]
-                new = tile.high if tile.low == old else tile.low
-                self._train.appendleft(Placed(new, old))
-                self._ends = (new, ends[1])
-            else:
-                old = ends[1]
-                new = tile.high if tile.low == old else tile.low
-                self._train.append(Placed(old, new))
-                self._ends = (ends[0], new)
-            self._passes = 0
-            self._history.append(Turn(seat, move))
-            if not self._hands[seat]:
-                self._finish("domino")
-                return
-            self._to_move = (seat + 1) % players
-            self._check_block()
-        elif type(move) is Draw:
-            tile = self._boneyard.popleft()
-            hand = self._hands[seat]
-            hand.append(tile)
-            hand.sort(key=_BY_INDEX)
-            self._passes = 0
-            self._history.append(Turn(seat, move, tile))
-            if self.rules.draw == "ends-turn":
-                self._to_move = (seat + 1) % players
-            self._check_block()
-        else:
-            self._passes += 1
-            self._history.append(Turn(seat, move))
-            if self._passes >= players:
-                self._finish("all-pass")
-                return
-            self._to_move = (seat + 1) % players
+        raise IllegalMove(self.why_illegal(move) or _("that move cannot be made now"))
 
     def _check_block(self) -> None:
         """R6.2: end the round when no hand can play and no draw is left."""
         ends = self._ends
         if ends is None or legality.can_draw(len(self._boneyard)):
             return
-        left, right = ends
+        open_tiles = SUIT_MASKS[ends[0]] | SUIT_MASKS[ends[1]]
         for hand in self._hands:
-            for t in hand:
-                if t.low in (left, right) or t.high in (left, right):
-                    return
+            if hand & open_tiles:
+                return
         self._finish("block")
 
     def _finish(self, reason: Reason) -> None:
@@ -469,12 +480,12 @@ class Round:
         return View(
             rules=self.rules,
             seat=seat,
-            hand=tuple(self._hands[seat]),
-            train=tuple(self._train),
+            hand=tiles_of(self._hands[seat]),
+            train=tuple(map(Placed._make, self._train)),
             ends=self._ends,
-            hand_sizes=tuple(len(h) for h in self._hands),
+            hand_sizes=tuple(h.bit_count() for h in self._hands),
             boneyard_size=len(self._boneyard),
-            history=tuple(t if t.seat == seat else t.public() for t in self._history),
+            history=tuple(Turn(s, m, d if s == seat else None) for s, m, d in self._history),
             to_move=self.to_move,
             leader=self._deal.leader,
             scores=None if scores is None else tuple(scores),
@@ -484,5 +495,5 @@ class Round:
 
     def __repr__(self) -> str:
         state = f"over: {self._result.reason}" if self._result else f"to move: {self._to_move}"
-        train = " ".join(map(str, self._train)) or "(empty)"
+        train = " ".join(map(str, self.train)) or "(empty)"
         return f"<Round {self.rules.players} players, {state}, train {train}>"

@@ -135,6 +135,30 @@ Tile._build_table()
 TILES: tuple[Tile, ...] = tuple(sorted({t for t in Tile._table.values()}))
 
 
+#: ``SUIT_MASKS[n]``: the set of tiles showing ``n``, as a bit mask of indices.
+SUIT_MASKS: tuple[int, ...] = tuple(
+    sum(1 << t.index for t in TILES if t.has(n)) for n in range(MAX_PIP + 1)
+)
+
+
+def mask_of(tiles: Iterable[Tile]) -> int:
+    """Tiles as a bit mask of their indices (how rounds keep hands)."""
+    mask = 0
+    for t in tiles:
+        mask |= 1 << t.index
+    return mask
+
+
+def tiles_of(mask: int) -> tuple[Tile, ...]:
+    """The tiles of a bit mask, in index order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(TILES[low.bit_length() - 1])
+        mask ^= low
+    return tuple(out)
+
+
 class Placed(NamedTuple):
     """A tile as it lies in the train: ``left`` half faces the left end.
 
