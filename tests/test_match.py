@@ -160,7 +160,7 @@ def test_illegal_move_leaves_the_match_unchanged() -> None:
 
 def test_d5_rotate_next_seat_each_round() -> None:
     for players in (2, 3, 4):
-        match = Match(Rules(players=players, leader="rotate"), seed=players)
+        match = Match(Rules(players=players, leader="rotate", target=300), seed=players)
         finish(match, randomly(players))
         leaders = [r.leader for r in match.rounds]
         assert len(leaders) > 2

@@ -25,11 +25,11 @@ def perft(rnd: Round, depth: int) -> int:
 
 
 CASES = [
-    (Rules(), [9, 58, 303, 1521, 7065]),
-    (Rules(players=3), [9, 44, 250, 1240, 5756]),
-    (Rules(players=4), [8, 40, 191, 921, 3553]),
-    (Rules(draw="continue"), [9, 59, 315, 1583, 7541]),
-    (Rules(players=3, passing="forced"), [8, 27, 124, 484, 1725]),
+    (Rules(), [9, 49, 216, 973, 4084]),
+    (Rules(players=3), [9, 49, 278, 1310, 6142]),
+    (Rules(players=4), [8, 42, 208, 966, 3971]),
+    (Rules(draw="continue"), [9, 50, 225, 1006, 4371]),
+    (Rules(players=3, passing="forced"), [8, 32, 150, 542, 1971]),
 ]
 
 

@@ -230,7 +230,7 @@ def test_rounds_conserve_tiles_lock_two_end_in_bound_and_score(
 
 
 def test_round_length_bound_is_not_loose() -> None:
-    """The derived bound holds for stalling play and is reached to within 70%."""
+    """The derived bound holds for stalling play and is reached to within 65%."""
     for players in (2, 3, 4):
         rules = Rules(players=players)
         longest = 0
@@ -241,7 +241,7 @@ def test_round_length_bound_is_not_loose() -> None:
                 rnd.play(stalling(rnd, rng))
             longest = max(longest, len(rnd.history))
         assert longest <= length_bound(rules)
-        assert longest >= 0.7 * length_bound(rules), (players, longest, length_bound(rules))
+        assert longest >= 0.65 * length_bound(rules), (players, longest, length_bound(rules))
 
 
 def state(match: Match) -> tuple[object, ...]:

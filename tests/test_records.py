@@ -126,7 +126,7 @@ def test_round_trip_finished_match(rules: Rules) -> None:
 @pytest.mark.parametrize("moves", [0, 1, 7, 30, 61])
 def test_round_trip_unfinished_match(moves: int) -> None:
     """An unfinished match loads at its last position and plays on exactly as the original."""
-    rules = Rules(players=3, leader="winner")
+    rules = Rules(players=3, leader="winner", target=500)
     match, _ = played(rules, seed=moves, moves=moves)
     assert not match.is_over
     loaded = load_record(dump_record(match))

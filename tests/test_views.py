@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from passing_game import DRAW, PASS, TILES, Draw, Match, Play, Round, Rules, Tile, View
-from passing_game.round import shuffled_deal
+from passing_game.round import seeded_deal
 
 LEAF = (type(None), bool, int, float, str, bytes, Tile)
 MUTABLE = (list, dict, set, bytearray, deque)
@@ -199,7 +199,7 @@ def test_r9_views_do_not_depend_on_hidden_information() -> None:
     rules = Rules(players=3)
     for seed in range(10):
         rng = random.Random(seed)
-        hands, boneyard = shuffled_deal(rules, rng)
+        hands, boneyard, _ = seeded_deal(rules, seed)
         hidden = [t for h in hands[1:] for t in h] + boneyard
         rng.shuffle(hidden)
         other_hands = [hands[0], hidden[:7], hidden[7:14]]

@@ -1,7 +1,7 @@
 """A game of several rounds, played until a side reaches the target (R8).
 
-One seeded generator draws every deal and every random leader (D9), so a
-seed fixes the whole game. When a round ends the match scores it and deals
+The seed fixes every deal and every random leader (D9): round ``k`` is dealt
+by ``seeded_deal(rules, seed, k)``. When a round ends the match scores it and deals
 the next one at once; finished rounds stay in ``rounds`` and ``results``.
 
 >>> from passing_game import Match, Rules
@@ -14,14 +14,13 @@ the next one at once; finished rounds stay in ``rounds`` and ``results``.
 
 from __future__ import annotations
 
-import random
 import secrets
 from collections.abc import Iterable, Iterator
 
 from passing_game.errors import IllegalMove
 from passing_game.i18n import _
 from passing_game.moves import Move
-from passing_game.round import Deal, Round, RoundResult, shuffled_deal
+from passing_game.round import Deal, Round, RoundResult, seeded_deal
 from passing_game.rules import Rules
 from passing_game.views import View
 
@@ -60,7 +59,6 @@ class Match:
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise ValueError(f"seed must be a whole number or None, got {seed!r}")
         self.seed: int = secrets.randbits(63) if seed is None else seed
-        self._rng = random.Random(self.seed)
         self._deals: Iterator[Deal] | None = iter(deals) if deals is not None else None
         #: False when some deals were given rather than drawn from ``seed``.
         self.dealt_from_seed = deals is None
@@ -81,11 +79,11 @@ class Match:
         return drawn
 
     def _start_round(self) -> None:
-        # Every round takes one shuffle and one random seat from the
-        # generator, used or not, so a seed deals the same tiles whatever the
+        # Each round's deal and random seat are a function of the seed and the
+        # round number alone, so a seed deals the same tiles whatever the
         # leader rule and whatever the earlier rounds' results (D9).
-        hands, boneyard = shuffled_deal(self.rules, self._rng)
-        leader = self._next_leader(self._rng.randrange(self.rules.players))
+        hands, boneyard, drawn = seeded_deal(self.rules, self.seed, len(self.rounds) + 1)
+        leader = self._next_leader(drawn)
         if self._deals is not None:
             given = next(self._deals, None)
             if given is not None:

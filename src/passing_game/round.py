@@ -21,10 +21,11 @@ passing_game.errors.IllegalMove: seat 1 does not hold 6-6
 
 from __future__ import annotations
 
+import hashlib
 import random
+import secrets
 from collections import deque
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from operator import attrgetter
 from typing import Literal, NamedTuple
 
@@ -34,7 +35,7 @@ from passing_game.i18n import _
 from passing_game.moves import DRAW, PASS, Draw, Move, Pass, Play
 from passing_game.rules import LOCKED_TILES, Rules
 from passing_game.scoring import score
-from passing_game.tiles import SUIT_MASKS, TILES, Placed, Tile, mask_of, pip_count, tiles_of
+from passing_game.tiles import SUIT_MASKS, TILES, Placed, Tile, mask_of, mask_pips, tiles_of
 from passing_game.views import Turn, View
 
 Reason = Literal["domino", "block", "all-pass"]
@@ -55,8 +56,7 @@ class Deal(NamedTuple):
         return self.boneyard[-LOCKED_TILES:]
 
 
-@dataclass(frozen=True)
-class RoundResult:
+class RoundResult(NamedTuple):
     """How a round ended and how it scored (R6, R7).
 
     ``winner`` is a side (a seat, or a team with partnerships) or ``None``
@@ -92,13 +92,31 @@ def _check_leader(rules: Rules, leader: object) -> None:
         raise ValueError(f"leader must be a seat from 0 to {rules.players - 1}, got {leader!r}")
 
 
-def shuffled_deal(rules: Rules, rng: random.Random) -> tuple[list[list[Tile]], list[Tile]]:
-    """Shuffle the set and deal it (R2.1-R2.3), drawing only from ``rng`` (D9)."""
+def seeded_deal(
+    rules: Rules, seed: int | str, number: int = 1
+) -> tuple[list[list[Tile]], list[Tile], int]:
+    """Round ``number``'s shuffled deal and random seat for ``seed`` (R2.1-R2.3, D9).
+
+    A pure function of its arguments: a 192-bit BLAKE2b digest of the seed and
+    the round number is read as a number and its digits in the factorial base
+    drive a Fisher-Yates shuffle, so every deal is equally likely and any
+    round of any seeded game can be dealt without the rounds before it.
+    Returns the hands (each sorted), the boneyard (next draw first) and a
+    seat drawn at random, used where the leader is chosen at random.
+
+    >>> hands, boneyard, seat = seeded_deal(Rules(), 42)
+    >>> [len(h) for h in hands], len(boneyard), seat in (0, 1)
+    ([7, 7], 14, True)
+    """
+    digest = hashlib.blake2b(f"passing-game|{seed}|{number}".encode(), digest_size=24).digest()
+    x = int.from_bytes(digest, "little")
     tiles = list(TILES)
-    rng.shuffle(tiles)
+    for i in range(27, 0, -1):
+        x, j = divmod(x, i + 1)
+        tiles[i], tiles[j] = tiles[j], tiles[i]
     size = rules.hand_size
     hands = [sorted(tiles[i * size : (i + 1) * size], key=_BY_INDEX) for i in range(rules.players)]
-    return hands, tiles[rules.players * size :]
+    return hands, tiles[rules.players * size :], x % rules.players
 
 
 class Round:
@@ -148,13 +166,16 @@ class Round:
     ) -> Round:
         """A shuffled deal; the leader is drawn at random unless given (R3.1).
 
-        The same ``seed`` always gives the same deal and leader (D9).
+        The same ``seed`` always gives the same deal and leader (D9): the
+        first round of ``Match(rules, seed)``. Without a seed one is taken
+        from ``rng`` when given, else from the operating system.
         """
         rules = rules or Rules()
-        rng = rng or random.Random(seed)
-        hands, boneyard = shuffled_deal(rules, rng)
+        if seed is None:
+            seed = rng.getrandbits(64) if rng is not None else secrets.randbits(64)
+        hands, boneyard, drawn = seeded_deal(rules, seed)
         if leader is None:
-            leader = rng.randrange(rules.players)
+            leader = drawn
         _check_leader(rules, leader)
         return cls._start(rules, hands, boneyard, leader)
 
@@ -305,7 +326,7 @@ class Round:
 
     def pips(self) -> tuple[int, ...]:
         """Each seat's count of pips in hand (R7.1)."""
-        return tuple(pip_count(tiles_of(h)) for h in self._hands)
+        return tuple(map(mask_pips, self._hands))
 
     # -- moves ----------------------------------------------------------
 
