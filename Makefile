@@ -22,8 +22,8 @@ play: setup
 	$(BIN)/passing-game play $(ARGS)
 
 lint: setup
-	$(BIN)/ruff check src tests
-	$(BIN)/ruff format --check src tests
+	$(BIN)/ruff check src tests examples
+	$(BIN)/ruff format --check src tests examples
 
 typecheck: setup
 	$(BIN)/mypy
