@@ -142,11 +142,6 @@ def test_make_with_bad_options(name: str) -> None:
         make(name, seed=1, depth=2)
 
 
-@pytest.mark.xfail(
-    raises=TypeError,
-    strict=False,
-    reason="bots.make() wraps TypeError for bot names but not for level names",
-)
 def test_make_level_with_bad_options() -> None:
     from passing_game.bots import LEVELS
 

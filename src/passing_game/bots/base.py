@@ -22,6 +22,17 @@ class Bot(Protocol):
     def choose(self, view: View) -> Move: ...
 
 
+@runtime_checkable
+class Explainer(Protocol):
+    """A bot that can say why: ``explain(view) -> (move, one-line reason)``.
+
+    The heuristic and search bots (and the levels built on them) are
+    explainers; the hint key of the games asks ``make("expert")``.
+    """
+
+    def explain(self, view: View) -> tuple[Move, str]: ...
+
+
 def view_key(view: View) -> str:
     """A stable text that identifies a view, for seeding per-decision randomness."""
     hand = ",".join(map(str, view.hand))
