@@ -73,7 +73,7 @@ def dominoes_rounds(seconds: float, seed: int = 0) -> Sample:
 
 def open_spiel_rounds(seconds: float, seed: int = 0) -> Sample:
     """OpenSpiel ``python_block_dominoes``: random against random, chance included."""
-    import open_spiel.python.games  # type: ignore[import-not-found]  # noqa: F401  registers the Python games
+    import open_spiel.python.games  # type: ignore[import-untyped]  # noqa: F401  registers the Python games
     import pyspiel  # type: ignore[import-not-found]
 
     game = pyspiel.load_game("python_block_dominoes")
