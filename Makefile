@@ -39,5 +39,11 @@ BENCH_ARGS ?=
 bench: setup
 	$(BIN)/passing-game bench --compare --arena --markdown docs/PERFORMANCE.md $(BENCH_ARGS)
 
+# The web app on http://127.0.0.1:8000, games kept in ./data (SQLite).
+# ARGS adds options, e.g. make serve ARGS="--db postgresql://user:pw@127.0.0.1/db".
+.PHONY: serve
+serve: setup
+	$(BIN)/passing-game serve $(ARGS)
+
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

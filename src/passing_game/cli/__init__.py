@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("passing_game.cli.play", "Play a game in the terminal against computer opponents."),
     "replay": ("passing_game.cli.play", "Step through a saved game record."),
     "rules": ("passing_game.cli.rules", "Print the rules of The Passing Game."),
+    "serve": ("passing_game.cli.serve", "Serve the game in the browser."),
 }
 
 

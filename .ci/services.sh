@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Installs and starts what the web app's tests need, then prints the
+# environment to use. Meant to be sourced from .ci/run:
+#
+#     source .ci/services.sh
+#
+# - Chromium from Debian (Playwright cannot download browsers here), for
+#   tests/test_web_e2e.py.
+# - PostgreSQL, with a user and database for tests/test_web_store.py; exports
+#   PASSING_GAME_TEST_PG_URL. Listens on 127.0.0.1 only.
+#
+# Safe to run twice. Each step that fails only turns its tests into skips,
+# with a message, so a missing service never hides the other tests.
+
+_pg_services() {
+    # Sourced from a script running with `set -euo pipefail`: a failed step
+    # here must not end the caller, so errexit and pipefail are off inside.
+    local need=()
+    command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need+=(chromium)
+    command -v pg_ctlcluster >/dev/null 2>&1 || need+=(postgresql)
+    if [ ${#need[@]} -gt 0 ]; then
+        echo "services: installing ${need[*]}"
+        if [ "$(id -u)" = 0 ]; then
+            apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive \
+                apt-get install -y -q "${need[@]}" >/dev/null \
+                || echo "services: apt-get install ${need[*]} failed" >&2
+        else
+            echo "services: not root, cannot install ${need[*]}" >&2
+        fi
+    fi
+
+    if command -v pg_lsclusters >/dev/null 2>&1; then
+        local version cluster
+        version=$(pg_lsclusters -h 2>/dev/null | awk 'NR==1 {print $1}')
+        cluster=$(pg_lsclusters -h 2>/dev/null | awk 'NR==1 {print $2}')
+        if [ -z "$version" ]; then
+            version=$(ls /usr/lib/postgresql 2>/dev/null | sort -n | tail -1)
+            cluster=main
+            [ -n "$version" ] && pg_createcluster "$version" "$cluster" >/dev/null 2>&1
+        fi
+        if [ -n "$version" ]; then
+            local port
+            port=$(pg_lsclusters -h | awk -v v="$version" -v c="$cluster" '$1==v && $2==c {print $3}')
+            if ! pg_lsclusters -h | awk -v v="$version" -v c="$cluster" '$1==v && $2==c {print $4}' | grep -q online; then
+                pg_ctlcluster "$version" "$cluster" start -- -o "-c listen_addresses=127.0.0.1" \
+                    || pg_ctlcluster "$version" "$cluster" start \
+                    || echo "services: PostgreSQL $version/$cluster did not start" >&2
+            fi
+            # A user and a database for the tests (password login on loopback).
+            su postgres -c "psql -p $port -qtAc \"SELECT 1 FROM pg_roles WHERE rolname='passing_game'\"" 2>/dev/null | grep -q 1 \
+                || su postgres -c "psql -p $port -qc \"CREATE ROLE passing_game LOGIN PASSWORD 'passing_game'\"" >/dev/null
+            su postgres -c "psql -p $port -qtAc \"SELECT 1 FROM pg_database WHERE datname='passing_game_test'\"" 2>/dev/null | grep -q 1 \
+                || su postgres -c "createdb -p $port -O passing_game passing_game_test" >/dev/null
+            export PASSING_GAME_TEST_PG_URL="postgresql://passing_game:passing_game@127.0.0.1:$port/passing_game_test"
+            echo "services: PostgreSQL ready, PASSING_GAME_TEST_PG_URL=$PASSING_GAME_TEST_PG_URL"
+        fi
+    fi
+    if [ -x /usr/bin/chromium ]; then
+        echo "services: $(/usr/bin/chromium --version 2>/dev/null | head -1)"
+    fi
+}
+
+_pg_saved_opts=$(set +o)
+set +e +o pipefail
+_pg_services
+eval "$_pg_saved_opts"
+unset -f _pg_services
+unset _pg_saved_opts

@@ -1,0 +1,105 @@
+"""``passing-game serve``: the web app on uvicorn (needs the ``web`` extra)."""
+
+from __future__ import annotations
+
+import logging
+
+import click
+
+from passing_game.cli.play import TranslatedCommand, option
+from passing_game.i18n import N_, _
+
+
+@click.command("serve", cls=TranslatedCommand)
+@option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help=N_("Address to listen on (0.0.0.0 to let other machines in)."),
+)
+@option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help=N_("Port."))
+@option(
+    "--db",
+    default=None,
+    metavar="URL",
+    help=N_(
+        "Where games are kept: sqlite:///FILE (default sqlite:///data/passing-game.sqlite3)"
+        " or postgresql://USER:PASSWORD@HOST/DB."
+    ),
+)
+@option(
+    "--bot-delay",
+    type=click.FloatRange(0, 10),
+    default=0.6,
+    show_default=True,
+    help=N_("Seconds a bot waits before it moves, so people can follow."),
+)
+@option(
+    "--rate-limit",
+    type=click.FloatRange(min=1),
+    default=20.0,
+    show_default=True,
+    help=N_("Messages a second one connection may send (bursts of twice that)."),
+)
+@option(
+    "--bot-workers",
+    type=click.IntRange(min=0),
+    default=1,
+    show_default=True,
+    help=N_("Processes for the searching bots (hard, expert); 0 runs them in threads."),
+)
+@option("--log-level", default="info", show_default=True, help=N_("Server log level."))
+def serve_command(
+    host: str,
+    port: int,
+    db: str | None,
+    bot_delay: float,
+    rate_limit: float,
+    bot_workers: int,
+    log_level: str,
+) -> None:
+    """Serve the game in the browser: tables for friends and bots."""
+    try:
+        import uvicorn
+
+        from passing_game.web.app import create_app
+    except ImportError as exc:
+        raise click.ClickException(
+            _("the web app needs its extra: pip install 'passing-game[web]' ({reason})").format(
+                reason=exc
+            )
+        ) from None
+    from passing_game.web.store import DEFAULT_DB, StoreError, open_store
+
+    try:
+        store = open_store(db or DEFAULT_DB)
+    except (StoreError, OSError) as exc:
+        raise click.ClickException(
+            _("cannot open the database: {reason}").format(reason=exc)
+        ) from None
+    except Exception as exc:  # a database driver's own error (PostgreSQL down, bad password)
+        raise click.ClickException(
+            _("cannot open the database: {reason}").format(reason=str(exc).strip())
+        ) from None
+    logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    app = create_app(
+        store,
+        bot_delay=bot_delay,
+        rate_limit=(rate_limit, 2 * rate_limit),
+        bot_workers=bot_workers,
+    )
+    click.echo(_("Serving The Passing Game on http://{host}:{port}/").format(host=host, port=port))
+    try:
+        uvicorn.run(
+            app,
+            host=host,
+            port=port,
+            log_level=log_level,
+            ws_max_size=65536,
+            # Frames are a few kilobytes: compressing them costs more CPU than it saves.
+            ws_per_message_deflate=False,
+            ws_ping_interval=20,
+            ws_ping_timeout=20,
+        )
+    finally:
+        store.close()

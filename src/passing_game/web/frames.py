@@ -1,0 +1,340 @@
+"""What each client is sent: one seat's view of a table as JSON.
+
+Every frame is built from ``Match.view(seat)`` (a copy holding only what
+that seat may know, R9) and from finished rounds' results, which are public
+once their round is over. A spectator's frame is a seat's view with the hand
+and the drawn tiles taken out. Nothing here reads another hand, the
+boneyard or the seed of a game that goes on.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import Any
+
+from passing_game.i18n import N_, _
+from passing_game.match import Match
+from passing_game.moves import Draw, Pass, Play
+from passing_game.round import RoundResult
+from passing_game.rules import LOCKED_TILES, Rules
+from passing_game.terminal import render
+from passing_game.terminal.render import UNICODE, Seats
+from passing_game.tiles import Placed, Tile
+from passing_game.views import Turn, View
+
+#: Bot levels and names as players read them.
+LEVEL_WORDS: dict[str, str] = {
+    "easy": N_("easy"),
+    "medium": N_("medium"),
+    "hard": N_("hard"),
+    "expert": N_("expert"),
+    "random": N_("random"),
+    "greedy": N_("greedy"),
+    "heuristic": N_("heuristic"),
+    "pimc": N_("pimc"),
+    "ismcts": N_("ismcts"),
+}
+
+
+def level_word(level: str) -> str:
+    return _(LEVEL_WORDS[level]) if level in LEVEL_WORDS else level
+
+
+#: How a bot seat is called, by its level or bot name.
+BOT_NAMES: dict[str, str] = {
+    "easy": N_("Easy bot"),
+    "medium": N_("Medium bot"),
+    "hard": N_("Hard bot"),
+    "expert": N_("Expert bot"),
+    "random": N_("Random bot"),
+    "greedy": N_("Greedy bot"),
+}
+
+
+def seat_name(kind: str, name: str, level: str | None) -> str:
+    """How a seat is called on the page: the person's name, a bot's level, or open."""
+    if kind == "bot":
+        key = level or name
+        if key in BOT_NAMES:
+            return _(BOT_NAMES[key])
+        return _("Bot ({level})").format(level=level_word(key))
+    if kind == "open":
+        return _("Open seat")
+    return name
+
+
+def turn_data(turn: Turn) -> dict[str, Any]:
+    data: dict[str, Any] = {"seat": turn.seat, "move": str(turn.move)}
+    if turn.drawn is not None:
+        data["drawn"] = str(turn.drawn)
+    return data
+
+
+def tiles(items: Sequence[Tile]) -> list[str]:
+    return [str(t) for t in items]
+
+
+def summary(
+    result: RoundResult, number: int, seats: Seats, train: Sequence[Placed] = ()
+) -> dict[str, Any]:
+    """A finished round, every hand revealed, and how it was scored (R6, R7)."""
+    return {
+        "round": number,
+        "train": [[p.left, p.right] for p in train],
+        "reason": result.reason,
+        "reason_text": render.reason_text(result, seats),
+        "hands": [tiles(hand) for hand in result.hands],
+        "pips": list(result.pips),
+        "side_pips": list(result.side_pips),
+        "winner": result.winner,
+        "points": result.points,
+        "points_by_side": list(result.points_by_side()),
+        "locked": tiles(result.locked),
+        "lines": render.scoring_lines(result, seats, UNICODE),
+    }
+
+
+@functools.lru_cache(maxsize=256)
+def _rules_dict(rules: Rules) -> dict[str, Any]:
+    return rules.to_dict()
+
+
+class FrameCache:
+    """What a table's frames share from one move to the next.
+
+    Within a round a viewer's history only grows, so its JSON turns and its
+    log sentences are extended, not rebuilt; a finished round's summary and
+    the score pad never change. Keys hold the game, the round and the seat
+    names, so nothing stale is ever reused.
+    """
+
+    def __init__(self) -> None:
+        self._logs: dict[int | None, _Log] = {}
+        self._summaries: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self._pads: dict[tuple[int, int], list[dict[str, Any]]] = {}
+
+    def history(
+        self, viewer: int | None, key: tuple[Any, ...], history: Sequence[Turn], seats: Seats
+    ) -> tuple[list[dict[str, Any]], list[str]]:
+        entry = self._logs.get(viewer)
+        if entry is None or entry.key != key or len(history) < len(entry.turns):
+            entry = self._logs[viewer] = _Log(key)
+        for turn in history[len(entry.turns) :]:
+            placed = entry.lay(turn)
+            led = placed is not None and not entry.played
+            if placed is not None:
+                entry.played = True
+            entry.turns.append(turn_data(turn))
+            entry.lines.append(render.describe_turn(turn, seats, placed=placed, led=led))
+        return list(entry.turns), list(entry.lines)
+
+    def summary(
+        self, viewer: int | None, key: tuple[Any, ...], match: Match, seats: Seats
+    ) -> dict[str, Any]:
+        full = (viewer, *key)
+        found = self._summaries.get(full)
+        if found is None:
+            number = len(match.results)
+            found = summary(match.results[-1], number, seats, match.rounds[number - 1].train)
+            if len(self._summaries) > 64:
+                self._summaries.clear()
+            self._summaries[full] = found
+        return found
+
+    def pad(self, key: tuple[int, int], finished: Sequence[RoundResult]) -> list[dict[str, Any]]:
+        found = self._pads.get(key)
+        if found is None:
+            found = [
+                {
+                    "round": i + 1,
+                    "points": list(r.points_by_side()),
+                    "reason": r.reason,
+                    "reason_word": render.reason_word(r.reason),
+                    "winner": r.winner,
+                }
+                for i, r in enumerate(finished)
+            ]
+            self._pads.clear()
+            self._pads[key] = found
+        return found
+
+
+class _Log:
+    """One viewer's turns and sentences so far in one round."""
+
+    def __init__(self, key: tuple[Any, ...]) -> None:
+        self.key = key
+        self.turns: list[dict[str, Any]] = []
+        self.lines: list[str] = []
+        self.ends: tuple[int, int] | None = None
+        self.played = False
+
+    def lay(self, turn: Turn) -> Placed | None:
+        """The tile ``turn`` laid, as it lies (its orientation), or ``None``."""
+        move = turn.move
+        if not isinstance(move, Play):
+            return None
+        tile, ends = move.tile, self.ends
+        if ends is None:
+            placed = Placed(tile.low, tile.high)
+            self.ends = (tile.low, tile.high)
+        elif move.end == "left":
+            placed = Placed(tile.other(ends[0]), ends[0])
+            self.ends = (placed.left, ends[1])
+        else:
+            placed = Placed(ends[1], tile.other(ends[1]))
+            self.ends = (ends[0], placed.right)
+        return placed
+
+
+def side_names(seats: Seats, sides: int) -> list[str]:
+    return [seats.side_short(side) for side in range(sides)]
+
+
+def state_frame(
+    match: Match,
+    viewer: int | None,
+    *,
+    code: str,
+    state: int,
+    game: int,
+    seat_rows: Sequence[dict[str, Any]],
+    started: bool,
+    paused: bool,
+    waiting: Sequence[int],
+    cache: FrameCache | None = None,
+) -> dict[str, Any]:
+    """The whole table as ``viewer`` may see it; ``None`` is a spectator.
+
+    ``seat_rows`` are the seats' public facts (name, kind, level, connected).
+    ``cache`` (one per table) keeps what earlier frames already worked out.
+    """
+    rules = match.rules
+    own: View = match.view(0 if viewer is None else viewer)
+    names = tuple(str(row["name"]) for row in seat_rows)
+    seats = Seats(rules, names, human=viewer)
+    if viewer is None:
+        history = tuple(t.public() for t in own.history)
+        hand: list[str] = []
+    else:
+        history = own.history
+        hand = tiles(own.hand)
+    cache = cache if cache is not None else FrameCache()
+    turns, log = cache.history(viewer, (game, match.round_number, names), history, seats)
+    last: dict[str, Any] | None = None
+    if history:
+        turn = history[-1]
+        last = dict(turns[-1])
+        if isinstance(turn.move, Play):
+            last["index"] = (
+                0 if turn.move.end == "left" or len(own.train) == 1 else len(own.train) - 1
+            )
+    over = match.is_over
+    my_turn = (
+        viewer is not None and started and not over and own.is_my_turn and viewer not in waiting
+    )
+    legal = [str(m) for m in own.legal_moves()] if my_turn else []
+    finished = match.results
+    last_summary = None
+    if finished:
+        last_summary = cache.summary(viewer, (game, len(finished), names), match, seats)
+    pad = cache.pad((game, len(finished)), finished)
+    to_move = None if over else own.to_move
+    frame: dict[str, Any] = {
+        "type": "state",
+        "state": state,
+        "table": code,
+        "game": game,
+        "you": viewer,
+        "spectator": viewer is None,
+        "rules": _rules_dict(rules),
+        "started": started,
+        "paused": paused,
+        "waiting": list(waiting),
+        "over": over,
+        "winner": match.winner,
+        "seats": [
+            {**row, "tiles": own.hand_sizes[i], "side": rules.side_of(i), "you": i == viewer}
+            for i, row in enumerate(seat_rows)
+        ],
+        "sides": side_names(seats, rules.sides),
+        "scores": list(match.scores),
+        "target": rules.target,
+        "round": {
+            "number": match.round_number,
+            "train": [[p.left, p.right] for p in own.train],
+            "ends": list(own.ends) if own.ends is not None else None,
+            "leader": own.leader,
+            "to_move": to_move,
+            "boneyard": own.boneyard_size,
+            "drawable": max(0, own.boneyard_size - LOCKED_TILES),
+            "locked": min(own.boneyard_size, LOCKED_TILES),
+            "hand": hand,
+            "pips": sum(t.pips for t in own.hand) if viewer is not None else 0,
+            "legal": legal,
+            "can_draw": "draw" in legal,
+            "can_pass": "pass" in legal,
+            "history": turns,
+            "log": log,
+            "last": last,
+            "passes": own.passes_in_row,
+        },
+        "pad": pad,
+        "summary": last_summary,
+        "status": status_text(
+            match, viewer, seats, started=started, paused=paused, code=code, waiting=waiting
+        ),
+    }
+    return frame
+
+
+def status_text(
+    match: Match,
+    viewer: int | None,
+    seats: Seats,
+    *,
+    started: bool,
+    paused: bool,
+    code: str,
+    waiting: Sequence[int],
+) -> str:
+    """One sentence: whose turn it is, or what the table waits for."""
+    if match.is_over:
+        winner = match.winner
+        assert winner is not None
+        if seats.side_is_you(winner):
+            return _("You win the game!")
+        return _("{side} wins the game.").format(side=seats.side_label(winner))
+    if not started:
+        return _("Waiting for players: share the code {code}.").format(code=code)
+    if paused:
+        if viewer is not None and viewer in waiting:
+            return _("Round {n} is over. Continue when you are ready.").format(n=len(match.results))
+        who = ", ".join(seats.label(s) for s in waiting)
+        return _("Round {n} is over. Waiting for {players}.").format(
+            n=len(match.results), players=who
+        )
+    to_move = match.round.to_move
+    if to_move is None:
+        return ""
+    if to_move == viewer:
+        return _("Your turn.")
+    return _("{player} is to move.").format(player=seats.label(to_move))
+
+
+def move_words(move_text: str) -> str:
+    """A move as a player reads it, for hints."""
+    from passing_game.moves import parse_move
+
+    move = parse_move(move_text)
+    if isinstance(move, Play):
+        tile = render.tile_text(move.tile)
+        if move.end == "left":
+            return _("play {tile} on the left").format(tile=tile)
+        return _("play {tile} on the right").format(tile=tile)
+    if isinstance(move, Draw):
+        return _("draw a tile")
+    if isinstance(move, Pass):
+        return _("pass")
+    return move_text

@@ -1,0 +1,309 @@
+"""What clients may send, checked field by field.
+
+A client sends one JSON object per WebSocket message, an *intent*: it asks
+the server to do something and the server decides. ``parse_intent`` accepts
+only the shapes below and raises ``ProtocolError`` with a sentence a person
+can read for anything else (too long, not JSON, an unknown type, a missing
+or extra field, a wrong type, a value out of range). Nothing is changed
+before a message has passed these checks.
+
+====================  =================================================
+intent                fields besides ``type``
+====================  =================================================
+``create``            ``name``, ``seats`` (one entry per seat: ``"you"``
+                      once, ``"person"``, or a bot level), ``rules``
+``join``              ``code``, ``name``, optional ``seat``
+``watch``             ``code``
+``resume``            ``code``, ``seat``, ``token``
+``play``              ``move`` in move notation (``L3-5``, ``R6-6``)
+``draw`` ``pass``     none
+``hint`` ``continue`` none
+``rematch`` ``sync``  none
+====================  =================================================
+
+>>> parse_intent('{"type": "play", "move": "l5-3"}')
+Intent(type='play', fields={'move': 'L3-5'})
+>>> parse_intent('{"type": "fly"}')
+Traceback (most recent call last):
+...
+passing_game.web.protocol.ProtocolError: unknown message type 'fly'
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from passing_game.errors import PassingGameError
+from passing_game.i18n import _
+from passing_game.moves import Play, parse_move
+from passing_game.rules import (
+    DRAW_RULES,
+    LEADER_RULES,
+    PASSING_RULES,
+    SCORING_RULES,
+    TARGET_PRESETS,
+    Rules,
+    RulesError,
+)
+
+#: The longest message a client may send, in bytes (UTF-8).
+MAX_MESSAGE_BYTES = 4096
+#: The longest name, in characters.
+MAX_NAME = 24
+#: Table codes: six characters that cannot be mistaken for one another.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+_CODE = re.compile(f"^[{CODE_ALPHABET}]{{{CODE_LENGTH}}}$")
+_TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+
+
+class ProtocolError(ValueError):
+    """A message the server refuses; ``str(exc)`` is shown to the player."""
+
+    def __init__(self, message: str, code: str = "bad-request") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class Intent:
+    """A checked message: its ``type`` and its fields, already normalised."""
+
+    type: str
+    fields: dict[str, Any] = field(default_factory=dict)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.fields[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.fields.get(key, default)
+
+
+# -- field checkers: each returns the normalised value or raises ------------
+
+
+def _str(value: Any, what: str, longest: int = 200) -> str:
+    if not isinstance(value, str):
+        raise ProtocolError(_("{field} must be text").format(field=what))
+    if len(value) > longest:
+        raise ProtocolError(
+            _("{field} is too long (at most {n} characters)").format(field=what, n=longest)
+        )
+    return value
+
+
+def clean_name(value: Any) -> str:
+    """A display name: control characters dropped, spaces squeezed, 1-24 characters.
+
+    >>> clean_name("  Ana\\u0000  <b>Lu</b> ")
+    'Ana <b>Lu</b>'
+    """
+    text = _str(value, _("name"), 200)
+    text = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C")
+    text = " ".join(text.split())
+    if not text:
+        raise ProtocolError(_("please give a name"))
+    if len(text) > MAX_NAME:
+        raise ProtocolError(
+            _("{field} is too long (at most {n} characters)").format(field=_("name"), n=MAX_NAME)
+        )
+    return text
+
+
+def clean_code(value: Any) -> str:
+    """A table code, upper-cased; spaces and dashes people type are ignored."""
+    text = _str(value, _("table code"), 40).upper().replace(" ", "").replace("-", "")
+    if not _CODE.match(text):
+        raise ProtocolError(
+            _("a table code is {n} letters and digits, like {example}").format(
+                n=CODE_LENGTH, example="K7M2QX"
+            ),
+            "bad-code",
+        )
+    return text
+
+
+def _seat(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
+        raise ProtocolError(_("seat must be a whole number from 0 to 3"))
+    return value
+
+
+def _token(value: Any) -> str:
+    text = _str(value, _("token"), 64)
+    if not _TOKEN.match(text):
+        raise ProtocolError(_("that seat token is not valid"), "bad-token")
+    return text
+
+
+def _move(value: Any) -> str:
+    text = _str(value, _("move"), 20)
+    try:
+        move = parse_move(text)
+    except PassingGameError:
+        raise ProtocolError(
+            _("a move is written like L3-5 or R3-5 (the end, then the tile)")
+        ) from None
+    if not isinstance(move, Play):
+        raise ProtocolError(_("send draw and pass as their own messages"))
+    return str(move)
+
+
+def _choice(value: Any, allowed: tuple[str, ...], what: str) -> str:
+    if not isinstance(value, str) or value not in allowed:
+        raise ProtocolError(
+            _("{field} must be one of {choices}").format(field=what, choices=", ".join(allowed))
+        )
+    return value
+
+
+def parse_rules(value: Any) -> Rules:
+    """The rules a creator asked for: every variant of RULES.md, nothing else."""
+    if not isinstance(value, Mapping):
+        raise ProtocolError(_("rules must be an object"))
+    known = {
+        "players",
+        "partnerships",
+        "draw",
+        "passing",
+        "scoring",
+        "leader",
+        "target",
+        "target_preset",
+    }
+    extra = sorted(set(value) - known)
+    if extra:
+        raise ProtocolError(_("unknown rules field {name}").format(name=", ".join(map(str, extra))))
+    players = value.get("players", 2)
+    if isinstance(players, bool) or players not in (2, 3, 4):
+        raise ProtocolError(_("players must be 2, 3 or 4"))
+    partnerships = value.get("partnerships", False)
+    if not isinstance(partnerships, bool):
+        raise ProtocolError(_("partnerships must be true or false"))
+    if partnerships and players != 4:
+        raise ProtocolError(_("partnerships need 4 players"))
+    fields: dict[str, Any] = {
+        "players": players,
+        "partnerships": partnerships,
+        "draw": _choice(value.get("draw", "ends-turn"), DRAW_RULES, "draw"),
+        "passing": _choice(value.get("passing", "free"), PASSING_RULES, "passing"),
+        "scoring": _choice(value.get("scoring", "literal"), SCORING_RULES, "scoring"),
+        "leader": _choice(value.get("leader", "random"), LEADER_RULES, "leader"),
+    }
+    target = value.get("target")
+    preset = value.get("target_preset")
+    if target is not None and preset is not None:
+        raise ProtocolError(_("give a target or a target preset, not both"))
+    if target is not None and (
+        isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= 10000
+    ):
+        raise ProtocolError(_("target must be a whole number from 1 to 10000"))
+    try:
+        if preset is not None:
+            return Rules.with_target_preset(
+                _choice(preset, tuple(TARGET_PRESETS), "target_preset"), **fields
+            )
+        return Rules(target=target, **fields)  # type: ignore[arg-type]
+    except RulesError as exc:
+        raise ProtocolError(str(exc)) from None
+
+
+def parse_seats(value: Any, players: int, levels: tuple[str, ...]) -> tuple[str, ...]:
+    """One entry per seat: ``"you"`` exactly once, ``"person"`` or a bot level."""
+    if not isinstance(value, list) or len(value) != players:
+        raise ProtocolError(_("give one entry per seat ({n} seats)").format(n=players))
+    allowed = ("you", "person", *levels)
+    seats = tuple(_choice(v, allowed, _("seat")) for v in value)
+    if seats.count("you") != 1:
+        raise ProtocolError(_("exactly one seat must be yours"))
+    return seats
+
+
+Checker = Callable[[Any], Any]
+
+#: Every intent type: its required and optional fields with their checkers.
+SCHEMA: dict[str, tuple[dict[str, Checker], dict[str, Checker]]] = {
+    "create": ({"name": clean_name, "seats": lambda v: v, "rules": lambda v: v}, {}),
+    "join": ({"code": clean_code, "name": clean_name}, {"seat": _seat}),
+    "watch": ({"code": clean_code}, {}),
+    "resume": ({"code": clean_code, "seat": _seat, "token": _token}, {}),
+    "play": ({"move": _move}, {}),
+    "draw": ({}, {}),
+    "pass": ({}, {}),
+    "hint": ({}, {}),
+    "continue": ({}, {}),
+    "rematch": ({}, {}),
+    "sync": ({}, {}),
+}
+
+
+def parse_intent(text: str | bytes) -> Intent:
+    """Check one message from a client; ``ProtocolError`` says what is wrong."""
+    if isinstance(text, bytes):
+        raise ProtocolError(_("messages must be JSON text, not binary"))
+    if len(text) > MAX_MESSAGE_BYTES or len(text.encode()) > MAX_MESSAGE_BYTES:
+        raise ProtocolError(
+            _("message too long (at most {n} bytes)").format(n=MAX_MESSAGE_BYTES), "too-long"
+        )
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        raise ProtocolError(_("a message must be a JSON object")) from None
+    if not isinstance(data, dict):
+        raise ProtocolError(_("a message must be a JSON object"))
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in SCHEMA:
+        shown = kind if isinstance(kind, str) and len(kind) <= 20 else "?"
+        raise ProtocolError(_("unknown message type {type!r}").format(type=shown))
+    required, optional = SCHEMA[kind]
+    extra = sorted(set(data) - {"type"} - set(required) - set(optional))
+    if extra:
+        shown = ", ".join(str(e)[:20] for e in extra[:3])
+        raise ProtocolError(
+            _("unexpected field {name} in a {type} message").format(name=shown, type=kind)
+        )
+    fields: dict[str, Any] = {}
+    for name, check in required.items():
+        if name not in data:
+            raise ProtocolError(
+                _("a {type} message needs the field {name}").format(type=kind, name=name)
+            )
+        fields[name] = check(data[name])
+    for name, check in optional.items():
+        if name in data and data[name] is not None:
+            fields[name] = check(data[name])
+    return Intent(kind, fields)
+
+
+class RateLimit:
+    """A token bucket: ``rate`` messages a second, bursts of ``burst``.
+
+    >>> limit = RateLimit(rate=1, burst=2, clock=lambda: 0.0)
+    >>> limit.allow(), limit.allow(), limit.allow()
+    (True, True, False)
+    """
+
+    def __init__(
+        self, rate: float = 10.0, burst: float = 30.0, clock: Callable[[], float] | None = None
+    ) -> None:
+        import time
+
+        self.rate = rate
+        self.burst = burst
+        self._clock = clock or time.monotonic
+        self._tokens = burst
+        self._last = self._clock()
+
+    def allow(self) -> bool:
+        now = self._clock()
+        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
+        self._last = now
+        if self._tokens >= 1:
+            self._tokens -= 1
+            return True
+        return False

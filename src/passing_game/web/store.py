@@ -1,0 +1,549 @@
+"""Where the web app keeps its tables: one interface, SQLite or PostgreSQL.
+
+A table is its rules, its seats (names, bot levels, the hashes of the
+seats' secret tokens) and its games. A game is stored as the seed and the
+accepted moves in order, nothing else: the server rebuilds any position by
+replaying them through the engine (``Match(rules, seed)`` and ``play``), so
+the store holds no derived state that could disagree with the rules.
+
+Every move is written with the table's next sequence number inside one
+transaction; a second write of the same number is refused by a unique key
+(``DuplicateMove``), and so is a gap. The server writes a move before it
+tells anybody about it.
+
+>>> store = open_store("sqlite://:memory:")
+>>> store.create_table(NewTable("ABC234", {"players": 2}, 7,
+...     (SeatRow(0, "human", "Ana"), SeatRow(1, "bot", "greedy", level="greedy"))))
+>>> store.append_move("ABC234", 1, 1, "L3-5")
+>>> table = store.load_table("ABC234")
+>>> table.moves, table.last_seq, table.seats[1].level
+(('L3-5',), 1, 'greedy')
+>>> store.append_move("ABC234", 1, 1, "draw")
+Traceback (most recent call last):
+...
+passing_game.web.store.DuplicateMove: table ABC234 already has move 1
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import sqlite3
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+SeatKind = Literal["open", "human", "bot"]
+
+#: The default database: an SQLite file under ./data.
+DEFAULT_DB = "sqlite:///data/passing-game.sqlite3"
+
+SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS web_tables (
+        code TEXT PRIMARY KEY,
+        created DOUBLE PRECISION NOT NULL,
+        rules TEXT NOT NULL,
+        game INTEGER NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS web_seats (
+        code TEXT NOT NULL REFERENCES web_tables (code),
+        seat INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        name TEXT NOT NULL,
+        level TEXT,
+        token_hash TEXT,
+        PRIMARY KEY (code, seat)
+    )""",
+    """CREATE TABLE IF NOT EXISTS web_games (
+        code TEXT NOT NULL REFERENCES web_tables (code),
+        game INTEGER NOT NULL,
+        seed BIGINT NOT NULL,
+        first_seq INTEGER NOT NULL,
+        finished INTEGER NOT NULL DEFAULT 0,
+        record TEXT,
+        PRIMARY KEY (code, game)
+    )""",
+    """CREATE TABLE IF NOT EXISTS web_moves (
+        code TEXT NOT NULL REFERENCES web_tables (code),
+        seq INTEGER NOT NULL,
+        game INTEGER NOT NULL,
+        move TEXT NOT NULL,
+        PRIMARY KEY (code, seq)
+    )""",
+)
+
+
+class StoreError(RuntimeError):
+    """The store refused a write, or its contents are inconsistent."""
+
+
+class DuplicateMove(StoreError):
+    """A move with this table's sequence number is already stored."""
+
+
+def hash_token(token: str) -> str:
+    """What the store keeps of a seat token: its SHA-256, never the token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """One seat: ``open`` (waiting for a person), ``human`` (taken) or ``bot``."""
+
+    seat: int
+    kind: SeatKind
+    name: str
+    level: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass(frozen=True)
+class NewTable:
+    """A table as created: its first game starts with ``seed``."""
+
+    code: str
+    rules: dict[str, Any]
+    seed: int
+    seats: tuple[SeatRow, ...]
+    created: float = 0.0
+
+
+@dataclass(frozen=True)
+class StoredTable:
+    """A table as loaded: its current game's seed and accepted moves."""
+
+    code: str
+    created: float
+    rules: dict[str, Any]
+    seats: tuple[SeatRow, ...]
+    game: int
+    seed: int
+    finished: bool
+    moves: tuple[str, ...]
+    last_seq: int
+
+
+class Store(ABC):
+    """The storage interface the server uses; both databases implement it."""
+
+    @abstractmethod
+    def create_table(self, table: NewTable) -> None:
+        """Store a new table with its seats and its first game (number 1)."""
+
+    @abstractmethod
+    def load_table(self, code: str) -> StoredTable | None:
+        """The table and its current game's moves, or ``None``."""
+
+    @abstractmethod
+    def unfinished_codes(self) -> list[str]:
+        """Codes of the tables whose current game is not over."""
+
+    @abstractmethod
+    def update_seat(self, code: str, seat: SeatRow) -> None:
+        """Replace one seat (a person taking it, a name change)."""
+
+    @abstractmethod
+    def append_move(self, code: str, seq: int, game: int, move: str) -> None:
+        """Store accepted move number ``seq`` of the table (1, 2, ...).
+
+        Raises ``DuplicateMove`` if ``seq`` is already stored and
+        ``StoreError`` if it would leave a gap or names another game.
+        """
+
+    @abstractmethod
+    def finish_game(self, code: str, game: int, record: str) -> None:
+        """Mark a game over and keep its record (JSON text)."""
+
+    @abstractmethod
+    def start_game(self, code: str, game: int, seed: int) -> None:
+        """Start the table's next game (a rematch) with a new seed."""
+
+    @abstractmethod
+    def game_record(self, code: str, game: int) -> str | None:
+        """The record of a finished game, or ``None``."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release the connection."""
+
+
+def _rules_text(rules: dict[str, Any]) -> str:
+    return json.dumps(rules, sort_keys=True)
+
+
+class _SqlStore(Store):
+    """The SQL both databases share; subclasses give the connection."""
+
+    placeholder = "?"
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+
+    # -- what a subclass provides ----------------------------------------
+
+    @contextmanager
+    @abstractmethod
+    def _transaction(self) -> Iterator[Any]:
+        """A cursor inside a transaction that commits on success."""
+        yield None  # pragma: no cover
+
+    @contextmanager
+    @abstractmethod
+    def _single(self) -> Iterator[Any]:
+        """A cursor for one statement that commits by itself."""
+        yield None  # pragma: no cover
+
+    @abstractmethod
+    def _is_integrity_error(self, exc: Exception) -> bool: ...
+
+    def _sql(self, text: str) -> str:
+        return text if self.placeholder == "?" else text.replace("?", self.placeholder)
+
+    def _exec(self, cur: Any, text: str, params: Sequence[Any] = ()) -> Any:
+        cur.execute(self._sql(text), tuple(params))
+        return cur
+
+    def _create_schema(self) -> None:
+        with self._transaction() as cur:
+            for statement in SCHEMA:
+                cur.execute(statement)
+
+    # -- the interface -----------------------------------------------------
+
+    def create_table(self, table: NewTable) -> None:
+        created = table.created or time.time()
+        try:
+            with self._transaction() as cur:
+                self._exec(
+                    cur,
+                    "INSERT INTO web_tables (code, created, rules, game) VALUES (?, ?, ?, 1)",
+                    (table.code, created, _rules_text(table.rules)),
+                )
+                for seat in table.seats:
+                    self._insert_seat(cur, table.code, seat)
+                self._exec(
+                    cur,
+                    "INSERT INTO web_games (code, game, seed, first_seq) VALUES (?, 1, ?, 1)",
+                    (table.code, table.seed),
+                )
+        except Exception as exc:
+            if self._is_integrity_error(exc):
+                raise StoreError(f"table {table.code} already exists") from None
+            raise
+
+    def _insert_seat(self, cur: Any, code: str, seat: SeatRow) -> None:
+        self._exec(
+            cur,
+            "INSERT INTO web_seats (code, seat, kind, name, level, token_hash)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (code, seat.seat, seat.kind, seat.name, seat.level, seat.token_hash),
+        )
+
+    def load_table(self, code: str) -> StoredTable | None:
+        with self._transaction() as cur:
+            row = self._exec(
+                cur, "SELECT code, created, rules, game FROM web_tables WHERE code = ?", (code,)
+            ).fetchone()
+            if row is None:
+                return None
+            game = int(row[3])
+            seats = tuple(
+                SeatRow(int(s[0]), s[1], s[2], s[3], s[4])
+                for s in self._exec(
+                    cur,
+                    "SELECT seat, kind, name, level, token_hash FROM web_seats"
+                    " WHERE code = ? ORDER BY seat",
+                    (code,),
+                ).fetchall()
+            )
+            game_row = self._exec(
+                cur,
+                "SELECT seed, finished FROM web_games WHERE code = ? AND game = ?",
+                (code, game),
+            ).fetchone()
+            if game_row is None:
+                raise StoreError(f"table {code} has no game {game}")
+            moves = self._exec(
+                cur,
+                "SELECT seq, move FROM web_moves WHERE code = ? AND game = ? ORDER BY seq",
+                (code, game),
+            ).fetchall()
+            last = self._exec(
+                cur, "SELECT COALESCE(MAX(seq), 0) FROM web_moves WHERE code = ?", (code,)
+            ).fetchone()
+        return StoredTable(
+            code=str(row[0]),
+            created=float(row[1]),
+            rules=json.loads(row[2]),
+            seats=seats,
+            game=game,
+            seed=int(game_row[0]),
+            finished=bool(game_row[1]),
+            moves=tuple(str(m[1]) for m in moves),
+            last_seq=int(last[0]),
+        )
+
+    def unfinished_codes(self) -> list[str]:
+        with self._transaction() as cur:
+            rows = self._exec(
+                cur,
+                "SELECT t.code FROM web_tables t JOIN web_games g"
+                " ON g.code = t.code AND g.game = t.game WHERE g.finished = 0 ORDER BY t.created",
+            ).fetchall()
+        return [str(r[0]) for r in rows]
+
+    def update_seat(self, code: str, seat: SeatRow) -> None:
+        with self._transaction() as cur:
+            done = self._exec(
+                cur,
+                "UPDATE web_seats SET kind = ?, name = ?, level = ?, token_hash = ?"
+                " WHERE code = ? AND seat = ?",
+                (seat.kind, seat.name, seat.level, seat.token_hash, code, seat.seat),
+            ).rowcount
+            if done != 1:
+                raise StoreError(f"table {code} has no seat {seat.seat}")
+
+    def append_move(self, code: str, seq: int, game: int, move: str) -> None:
+        # The common case is one statement (one round trip to PostgreSQL): it
+        # inserts only if ``seq`` follows the table's last move in its current
+        # game; the primary key refuses a second writer of the same number.
+        try:
+            with self._single() as cur:
+                done = self._exec(
+                    cur,
+                    "INSERT INTO web_moves (code, seq, game, move)"
+                    " SELECT CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS INTEGER),"
+                    " CAST(? AS TEXT)"
+                    " WHERE EXISTS (SELECT 1 FROM web_tables WHERE code = ? AND game = ?)"
+                    " AND (SELECT COALESCE(MAX(seq), 0) FROM web_moves WHERE code = ?) = ?",
+                    (code, seq, game, move, code, game, code, seq - 1),
+                ).rowcount
+        except Exception as exc:
+            if self._is_integrity_error(exc):
+                raise DuplicateMove(f"table {code} already has move {seq}") from None
+            raise
+        if done == 1:
+            return
+        with self._transaction() as cur:  # refused: say why
+            row = self._exec(
+                cur,
+                "SELECT t.game, (SELECT COALESCE(MAX(seq), 0) FROM web_moves m"
+                " WHERE m.code = t.code) FROM web_tables t WHERE t.code = ?",
+                (code,),
+            ).fetchone()
+        if row is None:
+            raise StoreError(f"no table {code}")
+        if int(row[0]) != game:
+            raise StoreError(f"table {code} plays game {row[0]}, not {game}")
+        if seq <= int(row[1]):
+            raise DuplicateMove(f"table {code} already has move {seq}")
+        raise StoreError(f"table {code} is at move {row[1]}; move {seq} leaves a gap")
+
+    def finish_game(self, code: str, game: int, record: str) -> None:
+        with self._transaction() as cur:
+            self._exec(
+                cur,
+                "UPDATE web_games SET finished = 1, record = ? WHERE code = ? AND game = ?",
+                (record, code, game),
+            )
+
+    def start_game(self, code: str, game: int, seed: int) -> None:
+        with self._transaction() as cur:
+            row = self._exec(
+                cur,
+                "SELECT t.game, (SELECT COALESCE(MAX(seq), 0) FROM web_moves m"
+                " WHERE m.code = t.code) FROM web_tables t WHERE t.code = ?",
+                (code,),
+            ).fetchone()
+            if row is None:
+                raise StoreError(f"no table {code}")
+            if int(row[0]) + 1 != game:
+                raise StoreError(f"table {code} is at game {row[0]}; cannot start game {game}")
+            self._exec(
+                cur,
+                "INSERT INTO web_games (code, game, seed, first_seq) VALUES (?, ?, ?, ?)",
+                (code, game, seed, int(row[1]) + 1),
+            )
+            self._exec(cur, "UPDATE web_tables SET game = ? WHERE code = ?", (game, code))
+
+    def game_record(self, code: str, game: int) -> str | None:
+        with self._transaction() as cur:
+            row = self._exec(
+                cur,
+                "SELECT record FROM web_games WHERE code = ? AND game = ? AND finished = 1",
+                (code, game),
+            ).fetchone()
+        return None if row is None else str(row[0])
+
+
+class SqliteStore(_SqlStore):
+    """An embedded SQLite file in WAL mode (or ``:memory:`` for tests).
+
+    WAL with ``synchronous=NORMAL`` keeps every committed move through a
+    killed server process; only a power cut may lose the last commits.
+    Checkpoints (copying the log into the database, with an fsync) run in a
+    thread of their own every ``checkpoint_every`` seconds, so a commit on
+    the server's event loop never waits for the disk.
+    """
+
+    def __init__(self, path: str | Path, checkpoint_every: float = 1.0) -> None:
+        super().__init__()
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA synchronous=NORMAL")
+        self._conn.execute("PRAGMA foreign_keys=ON")
+        self._conn.execute("PRAGMA busy_timeout=5000")
+        self._create_schema()
+        self._stop = threading.Event()
+        self._checkpointer: threading.Thread | None = None
+        if self.path != ":memory:" and checkpoint_every > 0:
+            self._conn.execute("PRAGMA wal_autocheckpoint=0")
+            self._checkpointer = threading.Thread(
+                target=self._checkpoint_loop,
+                args=(checkpoint_every,),
+                name="sqlite-checkpoint",
+                daemon=True,
+            )
+            self._checkpointer.start()
+
+    def _checkpoint_loop(self, every: float) -> None:
+        conn = sqlite3.connect(self.path, isolation_level=None)
+        try:
+            conn.execute("PRAGMA busy_timeout=5000")
+            while not self._stop.wait(every):
+                conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except sqlite3.Error:  # pragma: no cover - the main connection checkpoints at close
+            pass
+        finally:
+            conn.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Any]:
+        with self._lock:
+            cur = self._conn.cursor()
+            cur.execute("BEGIN IMMEDIATE")
+            try:
+                yield cur
+            except BaseException:
+                cur.execute("ROLLBACK")
+                raise
+            else:
+                cur.execute("COMMIT")
+            finally:
+                cur.close()
+
+    @contextmanager
+    def _single(self) -> Iterator[Any]:
+        with self._lock:
+            cur = self._conn.cursor()
+            try:
+                yield cur
+            finally:
+                cur.close()
+
+    def _is_integrity_error(self, exc: Exception) -> bool:
+        return isinstance(exc, sqlite3.IntegrityError)
+
+    @property
+    def journal_mode(self) -> str:
+        with self._lock:
+            return str(self._conn.execute("PRAGMA journal_mode").fetchone()[0])
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._checkpointer is not None:
+            self._checkpointer.join(timeout=5)
+        with self._lock:
+            if self.path != ":memory:":
+                with contextlib.suppress(sqlite3.Error):
+                    self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self._conn.close()
+
+
+class PostgresStore(_SqlStore):
+    """A PostgreSQL database through psycopg 3; ``schema`` keeps tests apart.
+
+    Like SQLite's WAL mode with ``synchronous=NORMAL``, commits do not wait
+    for the database's own disk flush (``synchronous_commit=off``): a move is
+    in PostgreSQL before anyone hears of it, so killing the game server loses
+    nothing, and a move costs one round trip instead of an fsync. Only a
+    crash of PostgreSQL's machine may lose the last fraction of a second;
+    ``synchronous_commit=True`` trades speed for that too.
+    """
+
+    placeholder = "%s"
+
+    def __init__(
+        self, url: str, schema: str | None = None, *, synchronous_commit: bool = False
+    ) -> None:
+        super().__init__()
+        import psycopg
+
+        self._psycopg = psycopg
+        self._conn = psycopg.connect(url, autocommit=True)
+        if not synchronous_commit:
+            self._conn.execute("SET synchronous_commit TO OFF")
+        if schema is not None:
+            if not schema.replace("_", "").isalnum():
+                raise StoreError(f"bad schema name {schema!r}")
+            self._conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
+            self._conn.execute(f'SET search_path TO "{schema}"')
+        self._create_schema()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Any]:
+        with self._lock, self._conn.transaction(), self._conn.cursor() as cur:
+            yield cur
+
+    @contextmanager
+    def _single(self) -> Iterator[Any]:
+        with self._lock, self._conn.cursor() as cur:
+            yield cur
+
+    def _is_integrity_error(self, exc: Exception) -> bool:
+        return isinstance(exc, self._psycopg.errors.IntegrityError)
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+def open_store(url: str | None = None) -> Store:
+    """A store from a URL: ``sqlite:///relative.db``, ``sqlite:////abs.db``,
+    ``sqlite://:memory:``, a plain file path, or ``postgresql://...``.
+    """
+    url = url or DEFAULT_DB
+    if url.startswith(("postgresql://", "postgres://")):
+        return PostgresStore(url)
+    if url.startswith("sqlite://"):
+        rest = url[len("sqlite://") :]
+        if rest == ":memory:" or rest == "/:memory:":
+            return SqliteStore(":memory:")
+        return SqliteStore(rest[1:] if rest.startswith("/") else rest)
+    if "://" in url:
+        raise StoreError(f"unknown database URL {url!r}: use sqlite:///FILE or postgresql://...")
+    return SqliteStore(url)
+
+
+__all__ = [
+    "DEFAULT_DB",
+    "DuplicateMove",
+    "NewTable",
+    "PostgresStore",
+    "SeatRow",
+    "SqliteStore",
+    "Store",
+    "StoreError",
+    "StoredTable",
+    "hash_token",
+    "open_store",
+]

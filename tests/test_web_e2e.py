@@ -1,0 +1,235 @@
+"""The page in a real browser: Debian's Chromium driven by pytest-playwright.
+
+A real `passing-game serve` runs on 127.0.0.1. One person plays a whole
+round against two bots by clicking (a reload in the middle takes the seat
+back), and two people play each other from two browser contexts. Set
+PASSING_GAME_SCREENSHOTS to a folder to keep screenshots of the table and
+of the round summary.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("playwright")
+
+from playwright.sync_api import Browser, Page, expect
+
+from web_helpers import Server, free_port
+
+CHROMIUM = os.environ.get("PASSING_GAME_CHROMIUM", "/usr/bin/chromium")
+if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
+    pytest.skip(f"no Chromium at {CHROMIUM} (see .ci/services.sh)", allow_module_level=True)
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--disable-quic",
+    "--disable-dev-shm-usage",
+]
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """Debian's Chromium: Playwright cannot download browsers here."""
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    work = tmp_path_factory.mktemp("e2e")
+    running = Server(work / "data" / "e2e.sqlite3", free_port(), work, bot_delay=0.05)
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("PASSING_GAME_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def watch_errors(page: Page) -> list[str]:
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    return errors
+
+
+def frame(page: Page) -> Any:
+    return page.evaluate("() => S.frame")
+
+
+def wait_for_turn_or_summary(page: Page) -> str:
+    """``turn``, ``summary`` or ``waiting`` (another person's turn, after a timeout)."""
+    page.wait_for_function(
+        "() => document.querySelector('.summary')"
+        " || (S.frame && S.wsOpen && S.frame.round.legal.length > 0)",
+        timeout=30_000,
+    )
+    return "summary" if page.locator(".summary").count() else "turn"
+
+
+def take_turn(page: Page, use_keys: bool = False) -> None:
+    """One move by clicking: the first highlighted tile (left end if asked), else draw or pass."""
+    before = page.evaluate("() => S.last")
+    playable = page.locator(".hand .domino.playable")
+    if playable.count():
+        playable.first.click()
+        if page.locator(".end-choice").count():
+            page.locator('.end-choice [data-key="end-left"]').click()
+    elif page.locator("#draw-button").is_enabled():
+        if use_keys:
+            page.locator("#draw-button").focus()
+            page.keyboard.press("d")
+        else:
+            page.locator("#draw-button").click()
+    else:
+        expect(page.locator("#pass-button")).to_be_enabled()
+        page.locator("#pass-button").click()
+    page.wait_for_function(f"() => S.last > {before}", timeout=15_000)
+
+
+def create_table(page: Page, url: str, name: str, players: int, seats: list[str]) -> str:
+    page.goto(url)
+    page.locator("#create-button").wait_for()
+    page.fill("#f-name", name)
+    page.check(f'input[name=players][value="{players}"]')
+    for seat, choice in enumerate(seats, start=1):
+        page.select_option(f"#f-seat{seat}", choice)
+    page.click("#create-button")
+    page.locator("#table-code").wait_for()
+    code = page.locator("#table-code").inner_text()
+    assert re.fullmatch(r"[A-Z2-9]{6}", code)
+    assert page.url.endswith("/t/" + code)
+    return code
+
+
+def test_a_round_against_bots_by_clicking(browser: Browser, server: Server, shots: Path) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors = watch_errors(page)
+    create_table(page, server.url("/"), "Ana", 3, ["easy", "medium"])
+    expect(page.locator(".seat-card")).to_have_count(3)
+    expect(page.locator(".hand .domino")).to_have_count(7)
+    # Every tile in the hand is a button with a text label.
+    label = page.locator(".hand .domino").first.get_attribute("aria-label")
+    assert label and label.startswith("Domino ")
+    moves = 0
+    reloaded = False
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        if wait_for_turn_or_summary(page) == "summary":
+            break
+        if moves == 4 and not reloaded:
+            page.screenshot(path=str(shots / "table-mid-round.png"))
+            hand = frame(page)["round"]["hand"]
+            history = len(frame(page)["round"]["history"])
+            page.reload()
+            page.locator(".hand").wait_for()
+            page.wait_for_function("() => S.frame && S.frame.you === 0")
+            again = frame(page)
+            assert again["round"]["hand"] == hand  # the seat is taken back
+            assert len(again["round"]["history"]) == history
+            reloaded = True
+            continue
+        if moves == 1:
+            # The hint names a legal move and marks it.
+            page.click("#hint-button")
+            expect(page.locator(".hint-text")).to_be_visible(timeout=15_000)
+        take_turn(page, use_keys=moves % 2 == 1)
+        moves += 1
+    summary = page.locator(".summary")
+    expect(summary).to_be_visible()
+    assert reloaded and moves >= 1
+    # Every hand revealed, the locked tiles shown, and the scoring explained.
+    expect(summary.locator(".reveal")).to_have_count(3)
+    expect(summary.locator(".scoring p").first).to_be_visible()
+    expect(summary.locator(".locked-line .domino")).to_have_count(2)
+    page.screenshot(path=str(shots / "round-summary.png"))
+    # The log and the score pad are there behind it.
+    data = frame(page)
+    assert data["summary"]["round"] == 1 and len(data["pad"]) == 1
+    page.click("#continue-button")
+    expect(page.locator(".summary")).to_have_count(0)
+    page.wait_for_function("() => S.frame && !S.frame.paused")
+    assert not errors, errors
+    page.close()
+
+
+def test_phone_sized_screen(browser: Browser, server: Server, shots: Path) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    errors = watch_errors(page)
+    create_table(page, server.url("/"), "Lu", 4, ["easy", "easy", "easy"])
+    page.locator(".hand .domino").first.wait_for()
+    for _ in range(3):
+        if wait_for_turn_or_summary(page) == "summary":
+            break
+        take_turn(page)
+    # Nothing is wider than the screen.
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 390 + 1
+    page.screenshot(path=str(shots / "table-phone.png"), full_page=True)
+    assert not errors, errors
+    context.close()
+
+
+def test_two_people_at_one_table(browser: Browser, server: Server, shots: Path) -> None:
+    ana_ctx, ben_ctx = browser.new_context(), browser.new_context()
+    ana, ben = ana_ctx.new_page(), ben_ctx.new_page()
+    errors = watch_errors(ana) + watch_errors(ben)
+    code = create_table(ana, server.url("/"), "Ana", 2, ["person"])
+    expect(ana.locator(".big-code")).to_have_text(code)
+    # Ben follows the link, gives a name that tries to be HTML, and joins.
+    ben.goto(server.url(f"/t/{code}"))
+    sneaky = '<img src=x onerror="window.owned=1">'
+    ben.fill("#jp-name", sneaky)
+    ben.click("#join-button")
+    ben.locator(".hand .domino").first.wait_for()
+    ana.locator(".hand .domino").first.wait_for()
+    expect(ana.locator(".seat-card .seat-name", has_text="<img")).to_have_count(1)
+    assert ana.locator(".seat-card img").count() == 0
+    assert not ana.evaluate("() => window.owned") and not ben.evaluate("() => window.owned")
+    pages = {0: ana, 1: ben}
+    for _ in range(12):
+        states = {seat: frame(p) for seat, p in pages.items()}
+        a_hand = set(states[0]["round"]["hand"])
+        b_hand = set(states[1]["round"]["hand"])
+        assert a_hand and b_hand and not a_hand & b_hand
+        if states[0]["summary"] or states[0]["over"]:
+            break
+        mover = states[0]["round"]["to_move"]
+        page = pages[mover]
+        page.wait_for_function("() => S.frame.round.legal.length > 0", timeout=10_000)
+        other = pages[1 - mover]
+        before = other.evaluate("() => S.last")
+        take_turn(page)
+        other.wait_for_function(f"() => S.last > {before}", timeout=10_000)
+    # Each sees the other online, and the other's tiles only as backs.
+    expect(ana.locator(".opponents .seat-card .dot.on")).to_have_count(1)
+    assert ana.locator(".opponents .domino.back").count() == len(frame(ben)["round"]["hand"])
+    ben.screenshot(path=str(shots / "two-people.png"))
+    # Ben loses the connection: Ana sees him offline; he comes back to his seat.
+    ben_ctx.set_offline(True)
+    ben.evaluate("() => S.ws.close()")
+    expect(ana.locator(".opponents .seat-card .dot.off")).to_have_count(1, timeout=10_000)
+    ben_ctx.set_offline(False)
+    expect(ana.locator(".opponents .seat-card .dot.on")).to_have_count(1, timeout=20_000)
+    ben.wait_for_function("() => S.wsOpen && S.frame && S.frame.you === 1", timeout=20_000)
+    assert not [e for e in errors if "WebSocket" not in e], errors
+    ana_ctx.close()
+    ben_ctx.close()
