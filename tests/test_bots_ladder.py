@@ -25,6 +25,8 @@ from passing_game.bots import (
     names,
 )
 from passing_game.bots.heuristic import HeuristicBot
+from passing_game.bots.sampling import Sampler
+from passing_game.bots.search import SUIT
 from passing_game.moves import DRAW, PASS, Move, Play
 from passing_game.tiles import Tile
 from passing_game.views import View
@@ -338,3 +340,26 @@ def test_explainers_are_marked() -> None:
     for name in ["heuristic", "pimc", "ismcts", "medium", "hard", "expert"]:
         assert isinstance(make(name), Explainer), name
     assert not isinstance(make("greedy"), Explainer)
+
+
+def test_sampled_deals_respect_the_facts_and_weigh_the_evidence() -> None:
+    """Guesses keep every hard fact (R9); a draw on open 2 / 6 makes 2s and 6s rarer."""
+    view = starve_view()
+    sampler = Sampler(view)
+    rng = random.Random(3)
+    sixes_or_twos = 0
+    total = 200
+    for _ in range(total):
+        state = sampler.sample(rng)
+        assert state.hands[0] == sum(1 << t.index for t in view.hand)
+        assert state.sizes == list(view.hand_sizes)
+        assert state.boneyard_size == view.boneyard_size
+        seen = state.hands[0] | state.hands[1] | sum(1 << i for i in state.bone)
+        assert seen | sum(1 << t.index for t in view.played) == (1 << 28) - 1
+        sixes_or_twos += (state.hands[1] & (SUIT[2] | SUIT[6])).bit_count()
+    uniform = Sampler(view, trust=1.0, heavy=0.0)
+    assert not uniform.informed
+    plain = sum(
+        (uniform.sample(rng).hands[1] & (SUIT[2] | SUIT[6])).bit_count() for _ in range(total)
+    )
+    assert sixes_or_twos < plain * 0.95, (sixes_or_twos, plain)
