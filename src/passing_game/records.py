@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from passing_game.errors import PassingGameError, RecordError
+from passing_game.i18n import _
 from passing_game.match import Match
 from passing_game.moves import parse_move
 from passing_game.round import Deal, Round, RoundResult
@@ -77,23 +78,29 @@ def dump_record(match: Match, names: Sequence[str] | None = None, indent: int | 
 
 def _need(mapping: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
     if key not in mapping:
-        raise RecordError(f"{where}: '{key}' is missing")
+        raise RecordError(_("{where}: '{key}' is missing").format(where=where, key=key))
     value = mapping[key]
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
-        raise RecordError(f"{where}: '{key}' has the wrong type ({type(value).__name__})")
+        raise RecordError(
+            _("{where}: '{key}' has the wrong type ({kind})").format(
+                where=where, key=key, kind=type(value).__name__
+            )
+        )
     return value
 
 
 def _parse_deal(rules: Rules, data: Any, where: str) -> Deal:
     if not isinstance(data, Mapping):
-        raise RecordError(f"{where}: 'deal' must be an object")
+        raise RecordError(_("{where}: 'deal' must be an object").format(where=where))
     hands = _need(data, "hands", list, where)
     boneyard = _need(data, "boneyard", list, where)
     leader = _need(data, "leader", int, where)
     try:
         rnd = Round.from_deal(rules, hands, boneyard, leader)
     except (ValueError, TypeError) as exc:
-        raise RecordError(f"{where}: bad deal: {exc}") from None
+        raise RecordError(
+            _("{where}: bad deal: {reason}").format(where=where, reason=exc)
+        ) from None
     return rnd.deal
 
 
@@ -107,73 +114,103 @@ def load_record(source: str | bytes | Mapping[str, Any]) -> Match:
         try:
             data = json.loads(source)
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise RecordError(f"the record is not valid JSON: {exc}") from None
+            raise RecordError(
+                _("the record is not valid JSON: {reason}").format(reason=exc)
+            ) from None
     else:
         data = source
     if not isinstance(data, Mapping):
-        raise RecordError("the record must be a JSON object")
+        raise RecordError(_("the record must be a JSON object"))
     if data.get("format") != RECORD_FORMAT:
-        raise RecordError(f"not a passing-game record (format is {data.get('format')!r})")
+        raise RecordError(
+            _("not a passing-game record (format is {format!r})").format(format=data.get("format"))
+        )
     version = data.get("version")
     if type(version) is not int or version != RECORD_VERSION:
         raise RecordError(
-            f"unknown record version {version!r}; this program reads version {RECORD_VERSION}"
+            _("unknown record version {version!r}; this program reads version {known}").format(
+                version=version, known=RECORD_VERSION
+            )
         )
-    rules_data = _need(data, "rules", Mapping, "record")
+    rules_data = _need(data, "rules", Mapping, _("record"))
     try:
         rules = Rules.from_dict(rules_data)
     except PassingGameError as exc:
-        raise RecordError(f"record rules: {exc}") from None
+        raise RecordError(_("record rules: {reason}").format(reason=exc)) from None
     seed = data.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise RecordError("record: 'seed' must be a whole number or null")
-    rounds = _need(data, "rounds", list, "record")
+        raise RecordError(_("record: 'seed' must be a whole number or null"))
+    rounds = _need(data, "rounds", list, _("record"))
     if not rounds:
-        raise RecordError("record: 'rounds' is empty")
+        raise RecordError(_("record: 'rounds' is empty"))
     deals = []
     for number, rnd in enumerate(rounds, start=1):
-        where = f"round {number}"
+        where = _("round {n}").format(n=number)
         if not isinstance(rnd, Mapping):
-            raise RecordError(f"{where}: must be an object")
+            raise RecordError(_("{where}: must be an object").format(where=where))
         if rnd.get("number", number) != number:
-            raise RecordError(f"{where}: its 'number' is {rnd.get('number')!r}")
+            raise RecordError(
+                _("{where}: its 'number' is {number!r}").format(
+                    where=where, number=rnd.get("number")
+                )
+            )
         deal = _parse_deal(rules, rnd.get("deal"), where)
         locked = rnd.get("locked")
         if locked is not None and locked != [str(t) for t in deal.locked]:
             raise RecordError(
-                f"{where}: 'locked' does not match the last two tiles of the boneyard"
+                _("{where}: 'locked' does not match the last two tiles of the boneyard").format(
+                    where=where
+                )
             )
         deals.append(deal)
     # A seeded record must deal what its seed deals (D9); a record without a
     # seed (hand-set deals) is replayed from the deals it holds.
     match = Match(rules, seed) if seed is not None else Match(rules, deals=deals)
     for number, rnd in enumerate(rounds, start=1):
-        where = f"round {number}"
+        where = _("round {n}").format(n=number)
         if match.round_number != number or match.is_over:
-            raise RecordError(f"{where}: the match had already ended or moved on before it")
+            raise RecordError(
+                _("{where}: the match had already ended or moved on before it").format(where=where)
+            )
         if match.round.deal != deals[number - 1]:
             raise RecordError(
-                f"{where}: the deal is not the one seed {seed} deals (or the leader is wrong)"
+                _(
+                    "{where}: the deal is not the one seed {seed} deals (or the leader is wrong)"
+                ).format(where=where, seed=seed)
             )
         moves = _need(rnd, "moves", list, where)
         for index, text in enumerate(moves, start=1):
             if match.round_number != number:
-                raise RecordError(f"{where}, move {index} ({text!r}): the round was already over")
+                raise RecordError(
+                    _("{where}, move {index} ({text!r}): the round was already over").format(
+                        where=where, index=index, text=text
+                    )
+                )
             try:
                 match.play(parse_move(text))
             except PassingGameError as exc:
-                raise RecordError(f"{where}, move {index} ({text!r}): {exc}") from None
+                raise RecordError(
+                    _("{where}, move {index} ({text!r}): {reason}").format(
+                        where=where, index=index, text=text, reason=exc
+                    )
+                ) from None
         played = match.rounds[number - 1]
         recorded = rnd.get("result")
         actual = None if played.result is None else _result_to_dict(played.result)
         if recorded != actual:
             raise RecordError(
-                f"{where}: the record says the result is {recorded}, replaying gives {actual}"
+                _(
+                    "{where}: the record says the result is {recorded}, replaying gives {actual}"
+                ).format(where=where, recorded=recorded, actual=actual)
             )
     totals: dict[str, object] = {"scores": list(match.scores), "winner": match.winner}
     for key, value in totals.items():
         if key in data and data[key] != value:
-            raise RecordError(f"record: '{key}' is {data[key]!r}, replaying gives {value!r}")
+            raise RecordError(
+                _("record: '{key}' is {recorded!r}, replaying gives {value!r}").format(
+                    key=key, recorded=data[key], value=value
+                )
+            )
     return match
 
 

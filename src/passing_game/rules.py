@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from passing_game.errors import PassingGameError
+from passing_game.i18n import _
 
 DrawRule = Literal["ends-turn", "continue"]
 PassingRule = Literal["free", "forced"]
@@ -62,7 +63,11 @@ def _choice(name: str, value: object, allowed: tuple[object, ...]) -> None:
         or not isinstance(value, type(allowed[0]))
     ):
         shown = ", ".join(str(a) for a in allowed)
-        raise RulesError(f"{name} must be one of {shown}, got {value!r}")
+        raise RulesError(
+            _("{name} must be one of {shown}, got {value!r}").format(
+                name=name, shown=shown, value=value
+            )
+        )
 
 
 @dataclass(frozen=True)
@@ -87,7 +92,9 @@ class Rules:
         _choice("partnerships", self.partnerships, (False, True))
         if self.partnerships and self.players != 4:
             raise RulesError(
-                f"partnerships need 4 players (seats 0+2 against 1+3), got players={self.players}"
+                _(
+                    "partnerships need 4 players (seats 0+2 against 1+3), got players={players}"
+                ).format(players=self.players)
             )
         _choice("draw", self.draw, DRAW_RULES)
         _choice("passing", self.passing, PASSING_RULES)
@@ -102,13 +109,19 @@ class Rules:
         ):
             most = (28 - LOCKED_TILES) // self.players
             raise RulesError(
-                f"hand_size must be a whole number from 1 to {most} with "
-                f"{self.players} players, got {self.hand_size!r}"
+                _(
+                    "hand_size must be a whole number from 1 to {most} with "
+                    "{players} players, got {value!r}"
+                ).format(most=most, players=self.players, value=self.hand_size)
             )
         if self.target is None:
             object.__setattr__(self, "target", _seeds_target(self.players, self.partnerships))
         elif not isinstance(self.target, int) or isinstance(self.target, bool) or self.target < 1:
-            raise RulesError(f"target must be a whole number of at least 1, got {self.target!r}")
+            raise RulesError(
+                _("target must be a whole number of at least 1, got {value!r}").format(
+                    value=self.target
+                )
+            )
 
     @classmethod
     def with_target_preset(cls, preset: str, **fields: Any) -> Rules:
@@ -119,7 +132,9 @@ class Rules:
         """
         if preset not in TARGET_PRESETS:
             raise RulesError(
-                f"target preset must be one of {', '.join(TARGET_PRESETS)}, got {preset!r}"
+                _("target preset must be one of {shown}, got {value!r}").format(
+                    shown=", ".join(TARGET_PRESETS), value=preset
+                )
             )
         probe = cls(**fields)
         return cls(
@@ -172,12 +187,17 @@ class Rules:
         'pairwise'
         """
         if not isinstance(data, Mapping):
-            raise RulesError(f"rules must be a mapping of field names to values, got {data!r}")
+            raise RulesError(
+                _("rules must be a mapping of field names to values, got {value!r}").format(
+                    value=data
+                )
+            )
         known = set(cls.__dataclass_fields__)
         unknown = sorted(set(data) - known)
         if unknown:
             raise RulesError(
-                f"unknown rules field(s) {', '.join(map(str, unknown))}; "
-                f"known: {', '.join(sorted(known))}"
+                _("unknown rules field(s) {unknown}; known: {known}").format(
+                    unknown=", ".join(map(str, unknown)), known=", ".join(sorted(known))
+                )
             )
         return cls(**data)

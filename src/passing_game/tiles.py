@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from typing import Any, ClassVar, NamedTuple
 
 from passing_game.errors import ParseError
+from passing_game.i18n import _
 
 MAX_PIP = 6
 
@@ -105,10 +106,12 @@ class Tile:
         Tile(2, 6)
         """
         if not isinstance(text, str):
-            raise ParseError(f"a tile is written like 3-5, got {text!r}")
+            raise ParseError(_("a tile is written like 3-5, got {text!r}").format(text=text))
         match = _TILE_TEXT.match(text)
         if match is None:
-            raise ParseError(f"a tile is written like 3-5 (two numbers 0-6), got {text!r}")
+            raise ParseError(
+                _("a tile is written like 3-5 (two numbers 0-6), got {text!r}").format(text=text)
+            )
         return cls(int(match.group(1)), int(match.group(2)))
 
     def __str__(self) -> str:

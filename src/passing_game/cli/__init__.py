@@ -11,19 +11,22 @@ import importlib
 import click
 
 from passing_game import __version__
-from passing_game.i18n import LANGUAGES, _, set_language
+from passing_game.i18n import LANGUAGES, N_, _, set_language
 
 #: Subcommand name -> "module:attribute" of its click command.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "arena": ("passing_game.cli.arena", "Play bots against each other on duplicate deals."),
+    "arena": ("passing_game.cli.arena", N_("Play bots against each other on duplicate deals.")),
     "bench": (
         "passing_game.cli.bench",
-        "Measure the engine's speed, optionally against peer engines.",
+        N_("Measure the engine's speed, optionally against peer engines."),
     ),
-    "play": ("passing_game.cli.play", "Play a game in the terminal against computer opponents."),
-    "replay": ("passing_game.cli.play", "Step through a saved game record."),
-    "rules": ("passing_game.cli.rules", "Print the rules of The Passing Game."),
-    "serve": ("passing_game.cli.serve", "Serve the game in the browser."),
+    "play": (
+        "passing_game.cli.play",
+        N_("Play a game in the terminal against computer opponents."),
+    ),
+    "replay": ("passing_game.cli.play", N_("Step through a saved game record.")),
+    "rules": ("passing_game.cli.rules", N_("Print the rules of The Passing Game.")),
+    "serve": ("passing_game.cli.serve", N_("Serve the game in the browser.")),
 }
 
 
@@ -43,6 +46,20 @@ class LazyGroup(click.Group):
         assert isinstance(command, click.Command)
         return command
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        # The environment's language first, so even ``--help`` before
+        # ``--lang`` (or without it) speaks it; ``--lang`` then overrides.
+        set_language(None)
+        return super().parse_args(ctx, args)
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        original = self.help
+        self.help = _(GROUP_HELP)
+        try:
+            super().format_help_text(ctx, formatter)
+        finally:
+            self.help = original
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, _(COMMANDS[name][1])) for name in sorted(COMMANDS)]
         if rows:
@@ -50,14 +67,39 @@ class LazyGroup(click.Group):
                 formatter.write_dl(rows)
 
 
+def _choose_language(ctx: click.Context, param: click.Parameter, value: str | None) -> str:
+    """Set the language as soon as ``--lang`` is read, before any help is printed."""
+    return set_language(value)
+
+
+class LangOption(click.Option):
+    """``--lang``, whose help is translated when shown."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        record = super().get_help_record(ctx)
+        if record is None or not self.help:
+            return record
+        return record[0], record[1].replace(self.help, _(self.help), 1)
+
+
+#: The group's description (its docstring is for readers of the code).
+GROUP_HELP = N_("The Passing Game, a domino game for 2-4 players.")
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--lang",
-    type=click.Choice(LANGUAGES),
+    cls=LangOption,
+    type=click.Choice(LANGUAGES, case_sensitive=False),
     default=None,
-    help="Language for everything shown (default: from LANGUAGE/LC_ALL/LANG, else English).",
+    is_eager=True,
+    expose_value=False,
+    callback=_choose_language,
+    help=N_(
+        "Language for everything shown: en, gl or hr "
+        "(default: from LANGUAGE, LC_ALL, LC_MESSAGES or LANG, else English)."
+    ),
 )
 @click.version_option(__version__, prog_name="passing-game")
-def main(lang: str | None) -> None:
+def main() -> None:
     """The Passing Game, a domino game for 2-4 players."""
-    set_language(lang)

@@ -145,7 +145,11 @@ def check_save_path(path: Path | None) -> None:
         )
 
 
-@click.command("play", cls=TranslatedCommand)
+@click.command(
+    "play",
+    cls=TranslatedCommand,
+    help=N_("Play The Passing Game in the terminal against computer opponents."),
+)
 @option(
     "--players",
     type=click.IntRange(2, 4),
@@ -284,7 +288,11 @@ def play_command(
     sys.exit(code)
 
 
-@click.command("replay", cls=TranslatedCommand)
+@click.command(
+    "replay",
+    cls=TranslatedCommand,
+    help=N_("Step through a saved game record: Enter for the next move, b back, q quit."),
+)
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @option(
     "--all", "show_all", is_flag=True, help=N_("Print the whole game at once instead of stepping.")

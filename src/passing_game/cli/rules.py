@@ -40,7 +40,11 @@ def read_rules(language: str | None = None) -> str:
     return rules_resource(language).read_text(encoding="utf-8")
 
 
-@click.command("rules", cls=TranslatedCommand)
+@click.command(
+    "rules",
+    cls=TranslatedCommand,
+    help=N_("Print the rules of The Passing Game, variants included."),
+)
 @option("--plain", is_flag=True, help=N_("Print the Markdown source even in a terminal."))
 def rules_command(plain: bool) -> None:
     """Print the rules of The Passing Game, variants included."""

@@ -26,7 +26,7 @@ from passing_game.moves import PASS, Draw, End, Move, Pass, Play, parse_move
 from passing_game.records import dump_record
 from passing_game.round import RoundResult
 from passing_game.rules import Rules
-from passing_game.terminal import render
+from passing_game.terminal import l10n, render
 from passing_game.terminal.render import Glyphs, Seats
 from passing_game.tiles import Tile
 from passing_game.views import View
@@ -253,19 +253,21 @@ class TerminalGame:
                 )
             )
             self.say(
-                _("Your team plays against {opponents}.").format(opponents=_(" and ").join(others))
+                _("Your team plays against {opponents}.").format(opponents=l10n.and_list(others))
             )
         else:
             others = [self.seats.label(s) for s in range(rules.players) if s != self.seat]
             self.say(
                 _("You play seat {seat} against {opponents}.").format(
-                    seat=self.seat, opponents=_(", ").join(others)
+                    seat=self.seat, opponents=l10n.and_list(others)
                 )
             )
         self.say(
-            _("First to {target} points wins. Lowest pip count when a round ends wins it.").format(
-                target=rules.target
-            )
+            ngettext(
+                "First to {target} point wins. Lowest pip count when a round ends wins it.",
+                "First to {target} points wins. Lowest pip count when a round ends wins it.",
+                rules.target,
+            ).format(target=l10n.number(rules.target))
         )
         self.say(_("Rules: {rules}.").format(rules=rules_summary(rules)))
         self.say(
@@ -326,7 +328,11 @@ class TerminalGame:
         best = max(scores)
         leaders = [s for s, p in enumerate(scores) if p == best]
         if len(leaders) > 1:
-            self.say(_("Nobody leads: the top scores are level at {points}.").format(points=best))
+            self.say(
+                _("Nobody leads: the top scores are level at {points}.").format(
+                    points=l10n.number(best)
+                )
+            )
             return
         side = leaders[0]
         if self.seats.side_is_you(side) and not self.match.rules.partnerships:

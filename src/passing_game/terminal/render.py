@@ -18,6 +18,7 @@ from passing_game.i18n import _, ngettext
 from passing_game.moves import Draw, Pass, Play
 from passing_game.round import RoundResult
 from passing_game.rules import LOCKED_TILES, Rules
+from passing_game.terminal import l10n
 from passing_game.tiles import Placed, Tile
 from passing_game.views import Turn
 
@@ -178,15 +179,15 @@ class Seats:
 
 
 def count_tiles(n: int) -> str:
-    return ngettext("{n} tile", "{n} tiles", n).format(n=n)
+    return ngettext("{n} tile", "{n} tiles", n).format(n=l10n.number(n))
 
 
 def count_pips(n: int) -> str:
-    return ngettext("{n} pip", "{n} pips", n).format(n=n)
+    return ngettext("{n} pip", "{n} pips", n).format(n=l10n.number(n))
 
 
 def count_points(n: int) -> str:
-    return ngettext("{n} point", "{n} points", n).format(n=n)
+    return ngettext("{n} point", "{n} points", n).format(n=l10n.number(n))
 
 
 # -- headings -----------------------------------------------------------
@@ -431,10 +432,11 @@ def scores_line(scores: Sequence[int], seats: Seats, target: int, g: Glyphs) -> 
             line.append(f" {g.dot} ")
         style = S_YOU if seats.side_is_you(side) else ""
         line.append(
-            _("{side} {points}").format(side=seats.side_label(side), points=points), style=style
+            _("{side} {points}").format(side=seats.side_label(side), points=l10n.number(points)),
+            style=style,
         )
     line.append("   ")
-    line.append(_("(first to {target} wins)").format(target=target), style="dim")
+    line.append(_("(first to {target} wins)").format(target=l10n.number(target)), style="dim")
     return line
 
 
@@ -486,7 +488,7 @@ def scoring_lines(result: RoundResult, seats: Seats, g: Glyphs) -> list[str]:
         tied = [seats.side_label(s) for s, c in enumerate(counts) if c == low]
         lines.append(
             _("{sides} tie for the lowest count ({low}): nobody scores this round.").format(
-                sides=_(" and ").join(tied), low=low
+                sides=l10n.and_list(tied), low=l10n.number(low)
             )
         )
         return lines
@@ -500,7 +502,7 @@ def scoring_lines(result: RoundResult, seats: Seats, g: Glyphs) -> list[str]:
             _("You have the lowest count ({low}) and win the round.")
             if you and not rules.partnerships
             else _("{side} has the lowest count ({low}) and wins the round.")
-        ).format(side=who, low=own)
+        ).format(side=who, low=l10n.number(own))
     )
     if rules.scoring == "pairwise" and len(counts) > 2:
         rule = _("Pairwise scoring: the winner scores the difference to each other count.")
@@ -517,7 +519,7 @@ def scoring_lines(result: RoundResult, seats: Seats, g: Glyphs) -> list[str]:
             _("{sum} = {points}. You score {points}.")
             if you and not rules.partnerships
             else _("{sum} = {points}. {side} scores {points}.")
-        ).format(sum=sum_text, points=result.points, side=who)
+        ).format(sum=sum_text, points=l10n.number(result.points), side=who)
     )
     return lines
 
@@ -574,7 +576,7 @@ def score_pad(
     headers = [_("Round")] + [seats.side_short(s) for s in range(sides)] + [_("Ending")]
     rows: list[list[str]] = []
     totals = [0] * sides
-    for number, result in enumerate(results, start=1):
+    for index, result in enumerate(results, start=1):
         points = result.points_by_side()
         for side in range(sides):
             totals[side] += points[side]
@@ -582,9 +584,9 @@ def score_pad(
         if result.winner is None:
             ending = _("{ending}, tie").format(ending=ending)
         rows.append(
-            [str(number)] + [str(p) if p else g.dot for p in points] + [ending],
+            [str(index)] + [l10n.number(p) if p else g.dot for p in points] + [ending],
         )
-    total_row = [_("Total")] + [str(t) for t in totals] + [""]
+    total_row = [_("Total")] + [l10n.number(t) for t in totals] + [""]
     widths = [max(len(r[i]) for r in [headers, *rows, total_row]) for i in range(len(headers))]
 
     def row_text(cells: list[str], style: str = "") -> Text:
@@ -593,7 +595,11 @@ def score_pad(
         parts.append(cells[-1].ljust(widths[-1]))
         return Text("  " + "  ".join(parts).rstrip(), style=style)
 
-    lines = [Text(_("Score pad (first to {target} wins)").format(target=target), style=S_HEAD)]
+    lines = [
+        Text(
+            _("Score pad (first to {target} wins)").format(target=l10n.number(target)), style=S_HEAD
+        )
+    ]
     lines.append(row_text(headers, "bold"))
     lines.append(Text("  " + g.rule * (sum(widths) + 2 * (len(widths) - 1))))
     lines.extend(row_text(r) for r in rows)

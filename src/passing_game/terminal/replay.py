@@ -19,7 +19,7 @@ from passing_game.i18n import _
 from passing_game.match import Match
 from passing_game.moves import Play
 from passing_game.round import Round, RoundResult
-from passing_game.terminal import render
+from passing_game.terminal import l10n, render
 from passing_game.terminal.render import Glyphs, Seats
 from passing_game.views import Turn
 
@@ -161,7 +161,9 @@ class Replayer:
                     points=render.count_points(match.scores[match.winner]),
                 )
             ]
-        scores = _(", ").join(f"{self.seats.side_label(s)} {p}" for s, p in enumerate(match.scores))
+        scores = _(", ").join(
+            f"{self.seats.side_label(s)} {l10n.number(p)}" for s, p in enumerate(match.scores)
+        )
         return [_("The record ends before the match does. Scores: {scores}.").format(scores=scores)]
 
     def show(self, step: Step) -> None:
