@@ -191,6 +191,24 @@ def test_targets_are_marked() -> None:
     assert {t.status for t in report.targets(bare)} == {report.NOT_MEASURED}
 
 
+def test_pure_python_row_and_implementation_are_noted() -> None:
+    """The fallback's loop is measured too, and the notes say which Round was timed."""
+    s = ours.public_api_rounds(0.03, seed=3, pure=True)
+    assert s.engine == ours.OURS_PURE and s.players == 2 and s.rounds > 0
+    assert ENGINES[ours.OURS_PURE](0.01, 1).engine == ours.OURS_PURE
+    r = _result(implementation="FastRound (test)")
+    r.engines.append(
+        EngineResult(ours.OURS_PURE, 2, [Sample(ours.OURS_PURE, 2, 1, 50_000, 0, 1.0)])
+    )
+    lines = report.notes(r)
+    assert "Round.new built FastRound (test)." in lines
+    # 50,000 of ours' 200,000 actions/s; dominoes 50,000/s; OpenSpiel 25,000/s
+    assert any(
+        "0.25× of its actions/s" in line and "dominoes 1.00×" in line and "OpenSpiel 2.00×" in line
+        for line in lines
+    )
+
+
 def test_failed_peer_is_reported() -> None:
     r = _result()
     r.engines[2] = EngineResult("dominoes", 4, error="pip install failed: no such version")
@@ -269,7 +287,12 @@ def test_peers_that_fail_to_install_are_reported(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(venv.BenchVenv, "ensure", refuse)
     monkeypatch.setattr(suite, "_extras", lambda *args: None)
     result = suite.run_bench(seconds=0.02, repeat=1, compare=True, log=lambda text: None)
-    assert [e.engine for e in result.engines] == [ours.OURS, ours.OURS_4P, *REQUIREMENTS]
-    assert all(e.samples for e in result.engines[:2])
-    assert all("no matching wheel" in e.error for e in result.engines[2:])
+    assert [e.engine for e in result.engines] == [
+        ours.OURS,
+        ours.OURS_4P,
+        ours.OURS_PURE,
+        *REQUIREMENTS,
+    ]
+    assert all(e.samples for e in result.engines[:3])
+    assert all("no matching wheel" in e.error for e in result.engines[3:])
     assert any("could not be installed" in line for line in report.notes(result))

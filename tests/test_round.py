@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import os
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -22,6 +23,8 @@ from passing_game import (
     Tile,
     parse_move,
 )
+from passing_game import round as round_module
+from passing_game.round import STATE_NAMES, PyRound
 
 T = Tile.parse
 
@@ -75,8 +78,8 @@ def state(rnd: Round) -> dict[str, Any]:
         "views": [rnd.view(s) for s in range(rnd.rules.players)],
         "repr": repr(rnd),
     }
-    for name in type(rnd).__slots__:  # the internals too, copied so later changes show
-        out["slot " + name] = copy.deepcopy(getattr(rnd, name))
+    for name in STATE_NAMES:  # the internals too, copied so later changes show
+        out["state " + name] = copy.deepcopy(getattr(rnd, name))
     return out
 
 
@@ -728,3 +731,15 @@ def test_history_records_every_move() -> None:
     assert rnd.history[1].drawn == T("2-6")
     assert rnd.history[0].drawn is None
     assert isinstance(rnd.moves[1], Draw) and not isinstance(rnd.moves[1], Pass)
+
+
+# -- implementations ---------------------------------------------------------------
+
+
+def test_round_builds_the_selected_implementation() -> None:
+    """``Round.new``/``from_deal`` build FastRound unless switched off; both are Rounds."""
+    pure = os.environ.get("PASSING_GAME_PURE_PYTHON", "") not in ("", "0")
+    expected = PyRound if pure or not round_module.FAST_AVAILABLE else round_module.FastRound
+    assert type(Round.new(Rules(), 1)) is expected
+    assert type(make([["0-0"], ["0-1"]])) is expected
+    assert isinstance(Round.new(), Round)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from passing_game.errors import ParseError
+from passing_game.i18n import _
 from passing_game.tiles import TILES, Tile
 
 End = Literal["left", "right"]
@@ -87,7 +88,7 @@ def parse_move(text: str) -> Move:
     passing_game.errors.ParseError: a move is L3-5, R3-5, draw or pass, got 'jump'
     """
     if not isinstance(text, str):
-        raise ParseError(f"a move is L3-5, R3-5, draw or pass, got {text!r}")
+        raise ParseError(_("a move is L3-5, R3-5, draw or pass, got {text!r}").format(text=text))
     word = text.strip().lower()
     if word in ("draw", "d"):
         return DRAW
@@ -100,4 +101,4 @@ def parse_move(text: str) -> Move:
             pass
         else:
             return Play(tile, "left" if word[0] == "l" else "right")
-    raise ParseError(f"a move is L3-5, R3-5, draw or pass, got {text!r}")
+    raise ParseError(_("a move is L3-5, R3-5, draw or pass, got {text!r}").format(text=text))

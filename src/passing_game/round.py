@@ -22,6 +22,7 @@ passing_game.errors.IllegalMove: seat 1 does not hold 6-6
 from __future__ import annotations
 
 import hashlib
+import os
 import random
 import secrets
 from collections import deque
@@ -32,7 +33,7 @@ from typing import Literal, NamedTuple
 from passing_game import legality
 from passing_game.errors import IllegalMove, ParseError
 from passing_game.i18n import _
-from passing_game.moves import DRAW, PASS, Draw, Move, Pass, Play
+from passing_game.moves import DRAW, PASS, PLAYS_LEFT, PLAYS_RIGHT, Draw, Move, Pass, Play
 from passing_game.rules import LOCKED_TILES, Rules
 from passing_game.scoring import score
 from passing_game.tiles import SUIT_MASKS, TILES, Placed, Tile, mask_of, mask_pips, tiles_of
@@ -84,12 +85,16 @@ def _tile(value: Tile | str, where: str) -> Tile:
     try:
         return Tile.parse(value)
     except ParseError as exc:
-        raise ValueError(f"{where}: {exc}") from None
+        raise ValueError(_("{where}: {reason}").format(where=where, reason=exc)) from None
 
 
 def _check_leader(rules: Rules, leader: object) -> None:
     if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < rules.players:
-        raise ValueError(f"leader must be a seat from 0 to {rules.players - 1}, got {leader!r}")
+        raise ValueError(
+            _("leader must be a seat from 0 to {last}, got {value!r}").format(
+                last=rules.players - 1, value=leader
+            )
+        )
 
 
 def seeded_deal(
@@ -108,7 +113,16 @@ def seeded_deal(
     >>> [len(h) for h in hands], len(boneyard), seat in (0, 1)
     ([7, 7], 14, True)
     """
-    digest = hashlib.blake2b(f"passing-game|{seed}|{number}".encode(), digest_size=24).digest()
+    return _shuffle(rules, _digest(seed, number))
+
+
+def _digest(seed: int | str, number: int) -> bytes:
+    """The 192-bit BLAKE2b digest that deals round ``number`` of ``seed`` (P9)."""
+    return hashlib.blake2b(f"passing-game|{seed}|{number}".encode(), digest_size=24).digest()
+
+
+def _shuffle(rules: Rules, digest: bytes) -> tuple[list[list[Tile]], list[Tile], int]:
+    """``seeded_deal`` from the digest (``_fastround.c`` does the same in C)."""
     x = int.from_bytes(digest, "little")
     tiles = list(TILES)
     for i in range(27, 0, -1):
@@ -119,41 +133,56 @@ def seeded_deal(
     return hands, tiles[rules.players * size :], x % rules.players
 
 
-class Round:
-    """One round of The Passing Game, with every tile known."""
+#: The internal state names every implementation provides, read by the shared
+#: code (``view``, ``why_illegal``, ...) and compared by the differential tests.
+STATE_NAMES = (
+    "_boneyard",
+    "_deal",
+    "_ends",
+    "_hands",
+    "_history",
+    "_passes",
+    "_players",
+    "_result",
+    "_to_move",
+    "_train",
+    "rules",
+)
 
-    __slots__ = (
-        "_boneyard",
-        "_deal",
-        "_draw_ends_turn",
-        "_ends",
-        "_free_passing",
-        "_hands",
-        "_history",
-        "_passes",
-        "_players",
-        "_result",
-        "_to_move",
-        "_train",
-        "rules",
-    )
+
+class Round:
+    """One round of The Passing Game, with every tile known.
+
+    ``Round.new`` and ``Round.from_deal`` build a round of the fastest
+    implementation available: ``FastRound`` (its state in the optional C
+    extension ``_fastround``) or else ``PyRound`` (pure Python, the
+    reference). Both are ``Round``s with the same behaviour to the last
+    detail (tests/test_fastround.py plays them side by side); this class
+    holds everything they share. Set ``PASSING_GAME_PURE_PYTHON=1`` to use
+    ``PyRound`` everywhere.
+    """
+
+    __slots__ = ()
 
     rules: Rules
-    _hands: list[int]  # each hand as a bit mask of tile indices
-    _boneyard: deque[Tile]
-    # plain tuples on the hot path; ``train`` and ``history`` wrap them
-    _train: deque[tuple[int, int]]
+    # What the shared code reads; each implementation provides these.
+    _hands: Sequence[int]  # each hand as a bit mask of tile indices
+    _boneyard: Sequence[Tile]
+    _train: Sequence[tuple[int, int]]
     _ends: tuple[int, int] | None
     _to_move: int
     _passes: int
-    _history: list[tuple[int, Move, Tile | None]]
+    _history: Sequence[tuple[int, Move, Tile | None]]
     _players: int
-    _free_passing: bool
-    _draw_ends_turn: bool
     _result: RoundResult | None
     _deal: Deal
 
     # -- construction ---------------------------------------------------
+
+    @classmethod
+    def _impl(cls) -> type[Round]:
+        """The class to build: the default implementation for ``Round`` itself."""
+        return _IMPL if cls is Round else cls
 
     @classmethod
     def new(
@@ -170,14 +199,16 @@ class Round:
         first round of ``Match(rules, seed)``. Without a seed one is taken
         from ``rng`` when given, else from the operating system.
         """
-        rules = rules or Rules()
+        if rules is None:
+            rules = Rules()
+        elif not isinstance(rules, Rules):
+            raise ValueError(f"rules must be a Rules value, got {rules!r}")
         if seed is None:
             seed = rng.getrandbits(64) if rng is not None else secrets.randbits(64)
-        hands, boneyard, drawn = seeded_deal(rules, seed)
-        if leader is None:
-            leader = drawn
-        _check_leader(rules, leader)
-        return cls._start(rules, hands, boneyard, leader)
+        digest = _digest(seed, 1)
+        if leader is not None:
+            _check_leader(rules, leader)
+        return cls._impl()._from_digest(rules, digest, -1 if leader is None else leader)
 
     @classmethod
     def from_deal(
@@ -225,41 +256,27 @@ class Round:
     @classmethod
     def _start(cls, rules: Rules, hands: list[list[Tile]], pile: list[Tile], leader: int) -> Round:
         """A round from a deal already known to be valid, each hand sorted."""
-        self = object.__new__(cls)
-        self.rules = rules
-        self._players = rules.players
-        self._free_passing = rules.passing == "free"
-        self._draw_ends_turn = rules.draw == "ends-turn"
-        self._hands = [mask_of(h) for h in hands]
-        self._boneyard = deque(pile)
-        self._train = deque()
-        self._ends = None
-        self._to_move = leader
-        self._passes = 0
-        self._history = []
-        self._result = None
-        self._deal = Deal(tuple(tuple(h) for h in hands), tuple(pile), leader)
-        return self
+        return cls._impl()._start(rules, hands, pile, leader)
+
+    @classmethod
+    def _from_digest(cls, rules: Rules, digest: bytes, leader: int) -> Round:
+        """The seeded deal of ``digest`` (see ``seeded_deal``); ``leader`` -1: its seat."""
+        hands, boneyard, drawn = _shuffle(rules, digest)
+        return cls._start(rules, hands, boneyard, drawn if leader < 0 else leader)
 
     def copy(self) -> Round:
         """An independent copy; playing on it leaves this round unchanged."""
-        other = object.__new__(Round)
-        other.rules = self.rules
-        other._players = self._players
-        other._free_passing = self._free_passing
-        other._draw_ends_turn = self._draw_ends_turn
-        other._hands = list(self._hands)
-        other._boneyard = self._boneyard.copy()
-        other._train = self._train.copy()
-        other._ends = self._ends
-        other._to_move = self._to_move
-        other._passes = self._passes
-        other._history = list(self._history)
-        other._result = self._result
-        other._deal = self._deal
-        return other
+        raise NotImplementedError
 
-    __copy__ = copy
+    def __copy__(self) -> Round:
+        return self.copy()
+
+    def __deepcopy__(self, memo: object) -> Round:
+        return self.copy()
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled as its deal and moves, replayed on loading."""
+        return (_replay, (type(self), self.rules, self.deal, self.moves))
 
     # -- reading the state ----------------------------------------------
 
@@ -289,7 +306,7 @@ class Round:
     @property
     def locked(self) -> tuple[Tile, ...]:
         """The two tiles that can never be drawn (R2.4)."""
-        return self._deal.locked
+        return self.deal.locked
 
     @property
     def train(self) -> tuple[Placed, ...]:
@@ -389,6 +406,144 @@ class Round:
 
         Raises ``IllegalMove`` saying why, with the round left as it was.
         """
+        raise NotImplementedError
+
+    # -- what a seat may know -------------------------------------------
+
+    def view(
+        self,
+        seat: int,
+        *,
+        scores: Sequence[int] | None = None,
+        round_number: int | None = None,
+    ) -> View:
+        """What ``seat`` may know (R9): its own hand and the public facts."""
+        if (
+            isinstance(seat, bool)
+            or not isinstance(seat, int)
+            or not 0 <= seat < self.rules.players
+        ):
+            raise ValueError(f"seat must be 0 to {self.rules.players - 1}, got {seat!r}")
+        hands = self._hands
+        return View(
+            rules=self.rules,
+            seat=seat,
+            hand=tiles_of(hands[seat]),
+            train=tuple(map(Placed._make, self._train)),
+            ends=self._ends,
+            hand_sizes=tuple(h.bit_count() for h in hands),
+            boneyard_size=len(self._boneyard),
+            history=tuple(Turn(s, m, d if s == seat else None) for s, m, d in self._history),
+            to_move=self.to_move,
+            leader=self.leader,
+            scores=None if scores is None else tuple(scores),
+            round_number=round_number,
+            result=self._result,
+        )
+
+    def __repr__(self) -> str:
+        result = self.result
+        state = f"over: {result.reason}" if result else f"to move: {self._to_move}"
+        train = " ".join(map(str, self.train)) or "(empty)"
+        return f"<Round {self.rules.players} players, {state}, train {train}>"
+
+
+def _refuse(rnd: Round, move: Move) -> None:
+    """Raise the ``IllegalMove`` for a refused move (the C engine calls this too)."""
+    raise IllegalMove(rnd.why_illegal(move) or _("that move cannot be made now"))
+
+
+def _result_of(rnd: Round, reason: Reason) -> RoundResult:
+    """The scored result of a round that just ended (R7)."""
+    pips = rnd.pips()
+    scored = score(rnd.rules, pips)
+    return RoundResult(
+        reason=reason,
+        pips=pips,
+        winner=scored.winner,
+        points=scored.points,
+        side_pips=scored.side_pips,
+        hands=rnd.hands,
+        locked=rnd.locked,
+    )
+
+
+def _replay(cls: type[Round], rules: Rules, deal: Deal, moves: Sequence[Move]) -> Round:
+    """A round rebuilt from its deal and moves (how rounds are pickled)."""
+    rnd = cls.from_deal(rules, deal.hands, deal.boneyard, deal.leader)
+    for move in moves:
+        rnd.play(move)
+    return rnd
+
+
+class PyRound(Round):
+    """The pure-Python ``Round``: the reference, and the fallback without the C extension."""
+
+    __slots__ = (
+        "_boneyard",
+        "_deal",
+        "_draw_ends_turn",
+        "_ends",
+        "_free_passing",
+        "_hands",
+        "_history",
+        "_passes",
+        "_players",
+        "_result",
+        "_to_move",
+        "_train",
+        "rules",
+    )
+
+    _hands: list[int]
+    _boneyard: deque[Tile]
+    # plain tuples on the hot path; ``train`` and ``history`` wrap them
+    _train: deque[tuple[int, int]]
+    _history: list[tuple[int, Move, Tile | None]]
+    _free_passing: bool
+    _draw_ends_turn: bool
+
+    @classmethod
+    def _start(cls, rules: Rules, hands: list[list[Tile]], pile: list[Tile], leader: int) -> Round:
+        self = object.__new__(cls)
+        self.rules = rules
+        self._players = rules.players
+        self._free_passing = rules.passing == "free"
+        self._draw_ends_turn = rules.draw == "ends-turn"
+        self._hands = [mask_of(h) for h in hands]
+        self._boneyard = deque(pile)
+        self._train = deque()
+        self._ends = None
+        self._to_move = leader
+        self._passes = 0
+        self._history = []
+        self._result = None
+        self._deal = Deal(tuple(tuple(h) for h in hands), tuple(pile), leader)
+        return self
+
+    def copy(self) -> PyRound:
+        """An independent copy; playing on it leaves this round unchanged."""
+        other = object.__new__(type(self))
+        other.rules = self.rules
+        other._players = self._players
+        other._free_passing = self._free_passing
+        other._draw_ends_turn = self._draw_ends_turn
+        other._hands = list(self._hands)
+        other._boneyard = self._boneyard.copy()
+        other._train = self._train.copy()
+        other._ends = self._ends
+        other._to_move = self._to_move
+        other._passes = self._passes
+        other._history = list(self._history)
+        other._result = self._result
+        other._deal = self._deal
+        return other
+
+    def play(self, move: Move) -> None:
+        """Make ``move`` for the seat to move.
+
+        Raises ``IllegalMove`` saying why, with the round left as it was.
+        """
         # This is the engine's hot path: the common legal moves are checked
         # and made inline; anything else goes through why_illegal.
         if self._result is None:
@@ -470,51 +625,45 @@ class Round:
         self._finish("block")
 
     def _finish(self, reason: Reason) -> None:
-        pips = self.pips()
-        scored = score(self.rules, pips)
-        self._result = RoundResult(
-            reason=reason,
-            pips=pips,
-            winner=scored.winner,
-            points=scored.points,
-            side_pips=scored.side_pips,
-            hands=self.hands,
-            locked=self.locked,
-        )
+        self._result = _result_of(self, reason)
 
-    # -- what a seat may know -------------------------------------------
 
-    def view(
-        self,
-        seat: int,
-        *,
-        scores: Sequence[int] | None = None,
-        round_number: int | None = None,
-    ) -> View:
-        """What ``seat`` may know (R9): its own hand and the public facts."""
-        if (
-            isinstance(seat, bool)
-            or not isinstance(seat, int)
-            or not 0 <= seat < self.rules.players
-        ):
-            raise ValueError(f"seat must be 0 to {self.rules.players - 1}, got {seat!r}")
-        return View(
-            rules=self.rules,
-            seat=seat,
-            hand=tiles_of(self._hands[seat]),
-            train=tuple(map(Placed._make, self._train)),
-            ends=self._ends,
-            hand_sizes=tuple(h.bit_count() for h in self._hands),
-            boneyard_size=len(self._boneyard),
-            history=tuple(Turn(s, m, d if s == seat else None) for s, m, d in self._history),
-            to_move=self.to_move,
-            leader=self._deal.leader,
-            scores=None if scores is None else tuple(scores),
-            round_number=round_number,
-            result=self._result,
-        )
+try:
+    from passing_game import _fastround  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - exercised only without a C compiler
+    _fastround = None
 
-    def __repr__(self) -> str:
-        state = f"over: {self._result.reason}" if self._result else f"to move: {self._to_move}"
-        train = " ".join(map(str, self.train)) or "(empty)"
-        return f"<Round {self.rules.players} players, {state}, train {train}>"
+#: Whether the C ``FastRound`` is built (it may still be switched off, see ``Round``).
+FAST_AVAILABLE: bool = _fastround is not None
+_IMPL: type[Round] = PyRound
+
+if _fastround is not None:
+    _fastround._setup(
+        TILES, PLAYS_LEFT, PLAYS_RIGHT, DRAW, PASS, Play, Draw, Pass, Deal, _refuse, RoundResult
+    )
+
+    class FastRound(_fastround.RoundCore, Round):  # type: ignore[misc]
+        """The ``Round`` whose state lives in C (``_fastround.c``); same API as ``PyRound``."""
+
+        __slots__ = ()
+
+        @classmethod
+        def _start(
+            cls, rules: Rules, hands: list[list[Tile]], pile: list[Tile], leader: int
+        ) -> Round:
+            made: Round = cls._create(
+                rules, [mask_of(h) for h in hands], [t.index for t in pile], leader
+            )
+            return made
+
+    if os.environ.get("PASSING_GAME_PURE_PYTHON", "") in ("", "0"):
+        _IMPL = FastRound
+
+
+def implementation() -> str:
+    """Which class ``Round.new`` builds, and why (for reports such as the bench's)."""
+    if _IMPL is not PyRound:
+        return "FastRound (state in the C extension passing_game._fastround)"
+    if FAST_AVAILABLE:
+        return "PyRound (pure Python: PASSING_GAME_PURE_PYTHON is set)"
+    return "PyRound (pure Python: the C extension passing_game._fastround is not built)"

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from passing_game.bench.common import Sample
-from passing_game.bench.ours import OURS, OURS_4P, public_api_rounds
+from passing_game.bench.ours import OURS, OURS_4P, OURS_PURE, public_api_rounds
 from passing_game.bench.peers import DRIVERS
 
 
@@ -28,6 +28,7 @@ def _ours(players: int) -> Callable[[float, int], Sample]:
 ENGINES: dict[str, Callable[[float, int], Sample]] = {
     OURS: _ours(2),
     OURS_4P: _ours(4),
+    OURS_PURE: lambda seconds, seed: public_api_rounds(seconds, seed, pure=True),
     **DRIVERS,
 }
 

@@ -31,10 +31,13 @@ from typing import Any
 
 from passing_game import Round, Rules, __version__
 from passing_game.bench.common import CLOCK, Sample, timed_rounds
+from passing_game.round import PyRound
 
 #: Engine names for the public-API throughput runs (see ``driver``).
 OURS = "passing-game"
 OURS_4P = "passing-game 4p"
+#: The same loop on the pure-Python ``PyRound`` (the fallback without the C round).
+OURS_PURE = "passing-game pure"
 
 #: Modules a compiled search kernel may live in, tried in this order. Such a
 #: kernel is measured if it has ``random_rounds(rules, rounds, seed) -> int``:
@@ -49,32 +52,39 @@ PYTHON_KERNEL = "passing_game.bots.search"
 # -- the public API -------------------------------------------------------------
 
 
-def public_api_round(rules: Rules, seed: int, rng: random.Random) -> int:
+def public_api_round(rules: Rules, seed: int, rng: random.Random, cls: type[Round] = Round) -> int:
     """Play one round random against random through the public API; its actions."""
-    r = Round.new(rules, seed)
+    r = cls.new(rules, seed)
     choice = rng.choice
     actions = 0
     while not r.is_over:
         r.play(choice(r.legal_moves()))
         actions += 1
+    # the outcome is part of a round: FastRound scores it only when asked
+    if r.result is None:
+        raise RuntimeError("a finished round without a result")
     return actions
 
 
-def public_api_rounds(seconds: float, seed: int = 0, players: int = 2) -> Sample:
+def public_api_rounds(
+    seconds: float, seed: int = 0, players: int = 2, *, pure: bool = False
+) -> Sample:
     """Random against random through ``Round.new``, ``legal_moves`` and ``play``.
 
     Default rules (two players) unless ``players`` says otherwise; the deal of
     round ``i`` is ``Round.new(rules, seed + i)``, moves come from a
-    ``random.Random(seed)``.
+    ``random.Random(seed)``. ``pure`` plays ``PyRound``, the pure-Python
+    fallback, instead of the default implementation.
     """
     rules = Rules() if players == Rules().players else Rules(players=players)
     rng = random.Random(seed)
+    cls: type[Round] = PyRound if pure else Round
 
     def one(deal_seed: int) -> tuple[int, int]:
-        return public_api_round(rules, deal_seed, rng), 0
+        return public_api_round(rules, deal_seed, rng, cls), 0
 
     rounds, actions, chance, cpu = timed_rounds(one, seconds, seed)
-    name = OURS if players == Rules().players else OURS_4P
+    name = OURS_PURE if pure else OURS if players == Rules().players else OURS_4P
     return Sample(name, players, rounds, actions, chance, cpu, __version__)
 
 

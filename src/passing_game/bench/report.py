@@ -15,7 +15,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from passing_game.bench.ours import OURS, OURS_4P
+from passing_game.bench.ours import OURS, OURS_4P, OURS_PURE
 from passing_game.bench.suite import BenchResult
 
 #: Where the generated part of a Markdown file begins and ends; text outside
@@ -258,6 +258,18 @@ def notes(result: BenchResult) -> list[str]:
         " and passes; dominoes' plays and the passes it records itself; OpenSpiel's player"
         " actions and its 14 chance actions per round (the deal).",
     ]
+    if result.implementation:
+        out.append(f"Round.new built {result.implementation}.")
+    pure = result.engine(OURS_PURE)
+    mine = result.engine(OURS)
+    if pure is not None and pure.samples and mine is not None and mine.samples:
+        out.append(
+            "The pure-Python fallback (PyRound, same API and rules) against the default"
+            f" Round: {times(pure.actions_per_second / mine.actions_per_second)}"
+            " of its actions/s; against dominoes"
+            f" {times(result.ratio('dominoes', ours_engine=OURS_PURE))}, against OpenSpiel"
+            f" {times(result.ratio('open_spiel', ours_engine=OURS_PURE))}."
+        )
     spiel = result.engine("open_spiel")
     if spiel is not None and spiel.samples:
         out.append(

@@ -21,6 +21,7 @@ from pathlib import Path
 from passing_game.bench import ours
 from passing_game.bench.common import CLOCK_NAME, Sample
 from passing_game.bench.peers import DESCRIPTIONS, PLAYERS, REQUIREMENTS
+from passing_game.round import implementation
 
 Log = Callable[[str], None]
 
@@ -28,6 +29,7 @@ Log = Callable[[str], None]
 LABELS: dict[str, str] = {
     ours.OURS: "passing-game (default rules)",
     ours.OURS_4P: "passing-game (4 players)",
+    ours.OURS_PURE: "passing-game, pure-Python fallback (default rules)",
     **DESCRIPTIONS,
 }
 
@@ -128,6 +130,8 @@ class BenchResult:
     arena: ours.ArenaScaling | None = None
     arena_note: str = ""
     notes: list[str] = field(default_factory=list)
+    #: Which Round class the public-API rows measured (``round.implementation``).
+    implementation: str = ""
 
     def engine(self, name: str) -> EngineResult | None:
         for e in self.engines:
@@ -217,7 +221,8 @@ def run_bench(
 ) -> BenchResult:
     """Measure everything; peers too with ``compare``, arena scaling with ``arena``."""
     result = BenchResult(command, seconds, repeat, compare, machine())
-    engines = [ours.OURS, ours.OURS_4P]
+    result.implementation = implementation()
+    engines = [ours.OURS, ours.OURS_4P, ours.OURS_PURE]
     python: str | Path = sys.executable
     if compare:
         from passing_game.bench.venv import DEFAULT_PATH, BenchEnvError, BenchVenv

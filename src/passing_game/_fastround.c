@@ -1,0 +1,861 @@
+/* The state of one Round in C, behind the same public API as round.py.
+ *
+ * passing_game.round.FastRound subclasses RoundCore (defined here) and the
+ * pure-Python Round base, so everything not on the hot path (views, records,
+ * error messages) stays the one Python implementation; RoundCore overrides
+ * the hot path: dealing from a seed digest, legal_moves, play, copy and the
+ * small state getters. Moves are kept as codes: 0..27 play tile i on the left,
+ * 28..55 on the right, 56 draw, 57 pass; legal_moves hands out the interned
+ * Play/DRAW/PASS objects of passing_game.moves. The pure-Python PyRound is the
+ * reference: tests/test_fastround.py plays both side by side.
+ *
+ * The result of a finished round is scored here too (R7), built on first
+ * access. Anything illegal is handed back to Python (round._refuse), which raises
+ * IllegalMove with the same message the pure-Python engine gives; the state
+ * is untouched because nothing is written before the move is known legal.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define NTILES 28
+#define LOCKED 2
+#define DRAW_CODE 56
+#define PASS_CODE 57
+#define NCODES 58
+/* Rules.max_round_moves is at most 4 * (26 + 22 + 1) = 196 (4 players, hand_size 1). */
+#define MAXH 200
+#define TRAIN_MID 28
+
+/* Set once by _setup() from round.py. */
+static PyObject *g_tiles[NTILES];
+static PyObject *g_moves[NCODES]; /* interned Play objects, DRAW, PASS */
+static PyTypeObject *g_play_type, *g_draw_type, *g_pass_type;
+static PyObject *g_deal_type;  /* round.Deal */
+static PyObject *g_refuse;     /* round._refuse(rnd, move): raises IllegalMove */
+static PyTypeObject *g_result_type; /* round.RoundResult */
+static PyObject *g_reasons[4]; /* None, "domino", "block", "all-pass" */
+static PyObject *g_small[8];   /* 0..7 */
+static PyObject *s_tile, *s_end, *s_left, *s_index, *s_players, *s_hand_size, *s_passing,
+    *s_draw, *s_free, *s_ends_turn, *s_partnerships, *s_scoring, *s_pairwise;
+static uint32_t g_suit[7];
+static uint8_t g_low[NTILES], g_high[NTILES], g_pips[NTILES];
+static int g_ready = 0;
+
+/* Pointer -> move code, for the interned move objects (open addressing). */
+#define PTAB 256
+static PyObject *g_ptab_key[PTAB];
+static int g_ptab_val[PTAB];
+
+static inline unsigned ptr_hash(PyObject *p) { return (unsigned)(((uintptr_t)p >> 4) * 2654435761u) >> 24; }
+
+static void ptab_put(PyObject *p, int v) {
+    unsigned h = ptr_hash(p) & (PTAB - 1);
+    while (g_ptab_key[h] != NULL && g_ptab_key[h] != p) h = (h + 1) & (PTAB - 1);
+    g_ptab_key[h] = p;
+    g_ptab_val[h] = v;
+}
+
+static inline int ptab_get(PyObject *p) {
+    unsigned h = ptr_hash(p) & (PTAB - 1);
+    for (;;) {
+        PyObject *k = g_ptab_key[h];
+        if (k == p) return g_ptab_val[h];
+        if (k == NULL) return -1;
+        h = (h + 1) & (PTAB - 1);
+    }
+}
+
+enum { F_FREE_PASSING = 1, F_DRAW_ENDS_TURN = 2, F_TEAMS = 4, F_PAIRWISE = 8 };
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *rules;
+    PyObject *deal;   /* cached Deal, or NULL until asked for */
+    PyObject *result; /* cached RoundResult, or NULL */
+    uint32_t hands[4];
+    uint32_t deal_hands[4];
+    int8_t left, right; /* open ends, -1 on an empty train */
+    uint8_t players, to_move, passes, leader, flags, reason;
+    uint8_t bone_pos, bone_len; /* boneyard = bone[bone_pos:bone_len]; the deal's is bone[:bone_len] */
+    uint8_t tstart, tend;       /* train = tl/tr[tstart:tend] */
+    uint16_t hlen;
+    uint8_t bone[NTILES];
+    uint8_t tl[2 * TRAIN_MID], tr[2 * TRAIN_MID];
+    uint8_t hcode[MAXH]; /* move code, or 64 + tile for a draw of that tile */
+    uint8_t hseat[MAXH];
+} Core;
+
+#define STATE_OFFSET offsetof(Core, hands)
+
+/* One-entry cache of the last Rules value's fields. */
+static PyObject *c_rules = NULL;
+static int c_players, c_hand, c_flags;
+
+static int rules_fields(PyObject *rules) {
+    if (rules == c_rules) return 0;
+    PyObject *v;
+    long players, hand;
+    int flags = 0, eq;
+    if (!(v = PyObject_GetAttr(rules, s_players))) return -1;
+    players = PyLong_AsLong(v);
+    Py_DECREF(v);
+    if (!(v = PyObject_GetAttr(rules, s_hand_size))) return -1;
+    hand = PyLong_AsLong(v);
+    Py_DECREF(v);
+    if (PyErr_Occurred()) return -1;
+    if (players < 2 || players > 4 || hand < 1 || players * hand > NTILES - LOCKED) {
+        PyErr_SetString(PyExc_ValueError, "rules out of range");
+        return -1;
+    }
+    if (!(v = PyObject_GetAttr(rules, s_passing))) return -1;
+    eq = PyObject_RichCompareBool(v, s_free, Py_EQ);
+    Py_DECREF(v);
+    if (eq < 0) return -1;
+    if (eq) flags |= F_FREE_PASSING;
+    if (!(v = PyObject_GetAttr(rules, s_draw))) return -1;
+    eq = PyObject_RichCompareBool(v, s_ends_turn, Py_EQ);
+    Py_DECREF(v);
+    if (eq < 0) return -1;
+    if (eq) flags |= F_DRAW_ENDS_TURN;
+    if (!(v = PyObject_GetAttr(rules, s_partnerships))) return -1;
+    eq = PyObject_IsTrue(v);
+    Py_DECREF(v);
+    if (eq < 0) return -1;
+    if (eq) {
+        if (players != 4) {
+            PyErr_SetString(PyExc_ValueError, "partnerships need 4 players");
+            return -1;
+        }
+        flags |= F_TEAMS;
+    }
+    if (!(v = PyObject_GetAttr(rules, s_scoring))) return -1;
+    eq = PyObject_RichCompareBool(v, s_pairwise, Py_EQ);
+    Py_DECREF(v);
+    if (eq < 0) return -1;
+    if (eq) flags |= F_PAIRWISE;
+    Py_INCREF(rules);
+    Py_XSETREF(c_rules, rules);
+    c_players = (int)players;
+    c_hand = (int)hand;
+    c_flags = flags;
+    return 0;
+}
+
+static Core *core_alloc(PyTypeObject *type) {
+    Core *self = (Core *)type->tp_alloc(type, 0);
+    return self;
+}
+
+static void core_init(Core *self, PyObject *rules, const uint32_t *hands, const uint8_t *pile, int npile,
+                      int leader) {
+    Py_INCREF(rules);
+    self->rules = rules;
+    self->players = (uint8_t)c_players;
+    self->flags = (uint8_t)c_flags;
+    for (int i = 0; i < c_players; i++) self->hands[i] = self->deal_hands[i] = hands[i];
+    memcpy(self->bone, pile, (size_t)npile);
+    self->bone_pos = 0;
+    self->bone_len = (uint8_t)npile;
+    self->left = self->right = -1;
+    self->to_move = self->leader = (uint8_t)leader;
+    self->tstart = self->tend = TRAIN_MID;
+}
+
+static int check_ready(void) {
+    if (!g_ready) {
+        PyErr_SetString(PyExc_RuntimeError, "passing_game._fastround is not set up");
+        return -1;
+    }
+    return 0;
+}
+
+/* _from_digest(rules, digest, leader): the seeded deal of round.seeded_deal,
+ * from its 24-byte BLAKE2b digest; leader -1 means the deal's random seat. */
+static PyObject *core_from_digest(PyObject *cls, PyObject *const *args, Py_ssize_t nargs) {
+    if (check_ready() < 0) return NULL;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "_from_digest(rules, digest, leader)");
+        return NULL;
+    }
+    PyObject *rules = args[0];
+    if (rules_fields(rules) < 0) return NULL;
+    char *buf;
+    Py_ssize_t blen;
+    if (PyBytes_AsStringAndSize(args[1], &buf, &blen) < 0) return NULL;
+    if (blen != 24) {
+        PyErr_SetString(PyExc_ValueError, "digest must be 24 bytes");
+        return NULL;
+    }
+    long leader = PyLong_AsLong(args[2]);
+    if (leader == -1 && PyErr_Occurred()) return NULL;
+    /* x as little-endian 32-bit limbs */
+    uint32_t x[6];
+    for (int k = 0; k < 6; k++) {
+        const unsigned char *b = (const unsigned char *)buf + 4 * k;
+        x[k] = (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) | ((uint32_t)b[3] << 24);
+    }
+    int top = 5;
+    uint8_t tiles[NTILES];
+    for (int i = 0; i < NTILES; i++) tiles[i] = (uint8_t)i;
+    /* Python divides x by i + 1 for i = 27..1, one digit at a time. Dividing by
+     * a product of consecutive divisors that fits 32 bits, then splitting the
+     * remainder digit by digit, gives the same digits (mixed radix) with a
+     * quarter of the long divisions. */
+    for (int i = NTILES - 1; i > 0;) {
+        uint64_t prod = 1;
+        int stop = i;
+        while (stop > 0 && prod * (uint64_t)(stop + 1) <= 0xFFFFFFFFu) {
+            prod *= (uint64_t)(stop + 1);
+            stop--;
+        }
+        uint64_t rem = 0;
+        while (top > 0 && x[top] == 0) top--;
+        for (int k = top; k >= 0; k--) {
+            uint64_t cur = (rem << 32) | x[k];
+            x[k] = (uint32_t)(cur / prod);
+            rem = cur % prod;
+        }
+        for (; i > stop; i--) {
+            uint32_t j = (uint32_t)(rem % (uint64_t)(i + 1));
+            rem /= (uint64_t)(i + 1);
+            uint8_t t = tiles[i];
+            tiles[i] = tiles[j];
+            tiles[j] = t;
+        }
+    }
+    int players = c_players, hand = c_hand;
+    if (leader < 0) {
+        uint64_t rem = 0;
+        for (int k = top; k >= 0; k--) rem = ((rem << 32) | x[k]) % (uint64_t)players;
+        leader = (long)rem;
+    } else if (leader >= players) {
+        PyErr_SetString(PyExc_ValueError, "leader out of range");
+        return NULL;
+    }
+    uint32_t hands[4] = {0, 0, 0, 0};
+    for (int s = 0; s < players; s++)
+        for (int k = 0; k < hand; k++) hands[s] |= 1u << tiles[s * hand + k];
+    Core *self = core_alloc((PyTypeObject *)cls);
+    if (!self) return NULL;
+    core_init(self, rules, hands, tiles + players * hand, NTILES - players * hand, (int)leader);
+    return (PyObject *)self;
+}
+
+/* _create(rules, hands, pile, leader): a deal already checked by Python;
+ * hands as bit masks, pile as tile indices (next draw first). */
+static PyObject *core_create(PyObject *cls, PyObject *const *args, Py_ssize_t nargs) {
+    if (check_ready() < 0) return NULL;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "_create(rules, hands, pile, leader)");
+        return NULL;
+    }
+    PyObject *rules = args[0];
+    if (rules_fields(rules) < 0) return NULL;
+    PyObject *hs = PySequence_Fast(args[1], "hands must be a sequence");
+    if (!hs) return NULL;
+    PyObject *ps = PySequence_Fast(args[2], "pile must be a sequence");
+    if (!ps) {
+        Py_DECREF(hs);
+        return NULL;
+    }
+    uint32_t hands[4] = {0, 0, 0, 0};
+    uint8_t pile[NTILES];
+    Py_ssize_t nh = PySequence_Fast_GET_SIZE(hs), np = PySequence_Fast_GET_SIZE(ps);
+    long leader = PyLong_AsLong(args[3]);
+    if (nh != c_players || np > NTILES || (leader == -1 && PyErr_Occurred()) || leader < 0 ||
+        leader >= c_players) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad deal");
+        goto fail;
+    }
+    for (Py_ssize_t i = 0; i < nh; i++) {
+        long m = PyLong_AsLong(PySequence_Fast_GET_ITEM(hs, i));
+        if (m == -1 && PyErr_Occurred()) goto fail;
+        if (m < 0 || m >= (1L << NTILES)) {
+            PyErr_SetString(PyExc_ValueError, "a hand must be a bit mask of tile indices");
+            goto fail;
+        }
+        hands[i] = (uint32_t)m;
+    }
+    for (Py_ssize_t i = 0; i < np; i++) {
+        long t = PyLong_AsLong(PySequence_Fast_GET_ITEM(ps, i));
+        if (t == -1 && PyErr_Occurred()) goto fail;
+        if (t < 0 || t >= NTILES) {
+            PyErr_SetString(PyExc_ValueError, "bad tile index");
+            goto fail;
+        }
+        pile[i] = (uint8_t)t;
+    }
+    Py_DECREF(hs);
+    Py_DECREF(ps);
+    Core *self = core_alloc((PyTypeObject *)cls);
+    if (!self) return NULL;
+    core_init(self, rules, hands, pile, (int)np, (int)leader);
+    return (PyObject *)self;
+fail:
+    Py_DECREF(hs);
+    Py_DECREF(ps);
+    return NULL;
+}
+
+static void core_dealloc(Core *self) {
+    Py_XDECREF(self->rules);
+    Py_XDECREF(self->deal);
+    Py_XDECREF(self->result);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *core_copy(Core *self, PyObject *Py_UNUSED(ignored)) {
+    Core *other = core_alloc(Py_TYPE(self));
+    if (!other) return NULL;
+    other->rules = Py_NewRef(self->rules);
+    other->deal = Py_XNewRef(self->deal);
+    other->result = Py_XNewRef(self->result);
+    /* the fixed part, then only the used part of the history */
+    memcpy((char *)other + STATE_OFFSET, (char *)self + STATE_OFFSET, offsetof(Core, hcode) - STATE_OFFSET);
+    memcpy(other->hcode, self->hcode, self->hlen);
+    memcpy(other->hseat, self->hseat, self->hlen);
+    return (PyObject *)other;
+}
+
+static PyObject *core_legal_moves(Core *self, PyObject *Py_UNUSED(ignored)) {
+    PyObject *codes[NCODES];
+    int n = 0;
+    if (self->reason) return PyList_New(0);
+    uint32_t hand = self->hands[self->to_move];
+    if (self->left < 0) {
+        uint32_t h = hand;
+        while (h) {
+            int i = __builtin_ctz(h);
+            codes[n++] = g_moves[i];
+            h &= h - 1;
+        }
+    } else {
+        uint32_t lf = hand & g_suit[self->left];
+        uint32_t rf = self->left == self->right ? 0 : hand & g_suit[self->right];
+        uint32_t h = lf | rf;
+        while (h) {
+            int i = __builtin_ctz(h);
+            uint32_t bit = 1u << i;
+            if (lf & bit) codes[n++] = g_moves[i];
+            if (rf & bit) codes[n++] = g_moves[NTILES + i];
+            h &= h - 1;
+        }
+    }
+    if (self->bone_len - self->bone_pos > LOCKED) codes[n++] = g_moves[DRAW_CODE];
+    if (n == 0 || (self->flags & F_FREE_PASSING)) codes[n++] = g_moves[PASS_CODE];
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(list, i, Py_NewRef(codes[i]));
+    return list;
+}
+
+static void finish(Core *self, int reason) { self->reason = (uint8_t)reason; }
+
+static void check_block(Core *self) {
+    if (self->left < 0 || self->bone_len - self->bone_pos > LOCKED) return;
+    uint32_t open = g_suit[self->left] | g_suit[self->right];
+    for (int s = 0; s < self->players; s++)
+        if (self->hands[s] & open) return;
+    finish(self, 2);
+}
+
+static inline int push_history(Core *self, int code, int seat) {
+    if (self->hlen >= MAXH) {
+        PyErr_SetString(PyExc_RuntimeError, "round history overflow");
+        return -1;
+    }
+    self->hcode[self->hlen] = (uint8_t)code;
+    self->hseat[self->hlen] = (uint8_t)seat;
+    self->hlen++;
+    return 0;
+}
+
+static PyObject *refuse(Core *self, PyObject *move) {
+    PyObject *r = PyObject_CallFunctionObjArgs(g_refuse, (PyObject *)self, move, NULL);
+    if (r != NULL) { /* _refuse always raises */
+        Py_DECREF(r);
+        PyErr_SetString(PyExc_RuntimeError, "_refuse returned");
+    }
+    return NULL;
+}
+
+/* The code of a move: -1 for something that is no Play/Draw/Pass of ours. */
+static int code_of(PyObject *move) {
+    int code = ptab_get(move);
+    if (code >= 0) return code;
+    PyTypeObject *kind = Py_TYPE(move);
+    if (kind == g_draw_type) return DRAW_CODE;
+    if (kind == g_pass_type) return PASS_CODE;
+    if (kind != g_play_type) return -1;
+    PyObject *tile = PyObject_GetAttr(move, s_tile);
+    if (!tile) {
+        PyErr_Clear();
+        return -1;
+    }
+    int t = -1;
+    for (int i = 0; i < NTILES; i++)
+        if (g_tiles[i] == tile) {
+            t = i;
+            break;
+        }
+    Py_DECREF(tile);
+    if (t < 0) return -1;
+    PyObject *end = PyObject_GetAttr(move, s_end);
+    if (!end) {
+        PyErr_Clear();
+        return -1;
+    }
+    int left = PyObject_RichCompareBool(end, s_left, Py_EQ);
+    Py_DECREF(end);
+    if (left < 0) {
+        PyErr_Clear();
+        return -1;
+    }
+    return left ? t : NTILES + t;
+}
+
+static PyObject *core_play(Core *self, PyObject *move) {
+    if (self->reason) return refuse(self, move);
+    int code = code_of(move);
+    int seat = self->to_move;
+    if (code < 0) return refuse(self, move);
+    if (code < 2 * NTILES) {
+        int t = code % NTILES;
+        uint32_t bit = 1u << t, hand = self->hands[seat];
+        if (!(hand & bit)) return refuse(self, move);
+        int lo = g_low[t], hi = g_high[t];
+        if (self->left < 0) {
+            if (push_history(self, code, seat) < 0) return NULL;
+            self->tl[self->tend] = (uint8_t)lo;
+            self->tr[self->tend] = (uint8_t)hi;
+            self->tend++;
+            self->left = (int8_t)lo;
+            self->right = (int8_t)hi;
+        } else if (code < NTILES) {
+            int old = self->left, nw;
+            if (lo == old) nw = hi;
+            else if (hi == old) nw = lo;
+            else return refuse(self, move);
+            if (push_history(self, code, seat) < 0) return NULL;
+            self->tstart--;
+            self->tl[self->tstart] = (uint8_t)nw;
+            self->tr[self->tstart] = (uint8_t)old;
+            self->left = (int8_t)nw;
+        } else {
+            int old = self->right, nw;
+            if (lo == old) nw = hi;
+            else if (hi == old) nw = lo;
+            else return refuse(self, move);
+            if (push_history(self, code, seat) < 0) return NULL;
+            self->tl[self->tend] = (uint8_t)old;
+            self->tr[self->tend] = (uint8_t)nw;
+            self->tend++;
+            self->right = (int8_t)nw;
+        }
+        hand ^= bit;
+        self->hands[seat] = hand;
+        self->passes = 0;
+        if (!hand) {
+            finish(self, 1);
+            Py_RETURN_NONE;
+        }
+        self->to_move = (uint8_t)((seat + 1) % self->players);
+        if (self->bone_len - self->bone_pos <= LOCKED) check_block(self);
+        Py_RETURN_NONE;
+    }
+    if (code == DRAW_CODE) {
+        if (self->bone_len - self->bone_pos <= LOCKED) return refuse(self, move);
+        int t = self->bone[self->bone_pos];
+        if (push_history(self, 64 + t, seat) < 0) return NULL;
+        self->bone_pos++;
+        self->hands[seat] |= 1u << t;
+        self->passes = 0;
+        if (self->flags & F_DRAW_ENDS_TURN) self->to_move = (uint8_t)((seat + 1) % self->players);
+        if (self->bone_len - self->bone_pos <= LOCKED) check_block(self);
+        Py_RETURN_NONE;
+    }
+    /* pass */
+    if (!(self->flags & F_FREE_PASSING)) {
+        uint32_t hand = self->hands[seat];
+        int can_play = self->left < 0 ? hand != 0 : (hand & (g_suit[self->left] | g_suit[self->right])) != 0;
+        if (can_play || self->bone_len - self->bone_pos > LOCKED) return refuse(self, move);
+    }
+    if (push_history(self, PASS_CODE, seat) < 0) return NULL;
+    self->passes++;
+    if (self->passes >= self->players) finish(self, 3);
+    else self->to_move = (uint8_t)((seat + 1) % self->players);
+    Py_RETURN_NONE;
+}
+
+/* -- getters ---------------------------------------------------------------- */
+
+static PyObject *small(int v) { return Py_NewRef(g_small[v]); }
+
+static PyObject *get_is_over(Core *self, void *c) { return PyBool_FromLong(self->reason != 0); }
+static PyObject *get_to_move(Core *self, void *c) {
+    if (self->reason) Py_RETURN_NONE;
+    return small(self->to_move);
+}
+static PyObject *get_raw_to_move(Core *self, void *c) { return small(self->to_move); }
+static PyObject *get_passes(Core *self, void *c) { return PyLong_FromLong(self->passes); }
+static PyObject *get_leader(Core *self, void *c) { return small(self->leader); }
+static PyObject *get_players(Core *self, void *c) { return small(self->players); }
+static PyObject *get_rules(Core *self, void *c) { return Py_NewRef(self->rules); }
+static PyObject *get_reason(Core *self, void *c) { return Py_NewRef(g_reasons[self->reason]); }
+
+static PyObject *get_ends(Core *self, void *c) {
+    if (self->left < 0) Py_RETURN_NONE;
+    return PyTuple_Pack(2, g_small[self->left], g_small[self->right]);
+}
+
+static PyObject *tiles_tuple(const uint8_t *idx, int n);
+static PyObject *hands_tuple(const uint32_t *hands, int players);
+
+static long hand_pips(uint32_t m) {
+    long p = 0;
+    while (m) {
+        p += g_pips[__builtin_ctz(m)];
+        m &= m - 1;
+    }
+    return p;
+}
+
+static PyObject *int_tuple(const long *v, int n) {
+    PyObject *t = PyTuple_New(n);
+    if (!t) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLong(v[i]);
+        if (!x) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, x);
+    }
+    return t;
+}
+
+/* The RoundResult of a finished round: scoring.score (R7, D4, D6, D11) in C,
+ * compared with the Python scoring by tests/test_fastround.py. */
+static PyObject *build_result(Core *self) {
+    long pips[4] = {0, 0, 0, 0}, side[4] = {0, 0, 0, 0};
+    int players = self->players, sides;
+    for (int s = 0; s < players; s++) pips[s] = hand_pips(self->hands[s]);
+    if (self->flags & F_TEAMS) {
+        side[0] = pips[0] + pips[2];
+        side[1] = pips[1] + pips[3];
+        sides = 2;
+    } else {
+        for (int s = 0; s < players; s++) side[s] = pips[s];
+        sides = players;
+    }
+    long low = side[0];
+    for (int i = 1; i < sides; i++)
+        if (side[i] < low) low = side[i];
+    int count = 0, winner = -1;
+    for (int i = 0; i < sides; i++)
+        if (side[i] == low) {
+            if (winner < 0) winner = i;
+            count++;
+        }
+    long points = 0;
+    if (count > 1) {
+        winner = -1;
+    } else {
+        for (int i = 0; i < sides; i++)
+            if (i != winner) points += side[i] - ((self->flags & F_PAIRWISE) ? low : 0);
+        if (!(self->flags & F_PAIRWISE)) points -= low;
+    }
+    PyObject *items[7];
+    items[0] = Py_NewRef(g_reasons[self->reason]);
+    items[1] = int_tuple(pips, players);
+    items[2] = winner < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(winner);
+    items[3] = PyLong_FromLong(points);
+    items[4] = int_tuple(side, sides);
+    items[5] = hands_tuple(self->hands, players);
+    items[6] = tiles_tuple(self->bone + self->bone_len - LOCKED, LOCKED);
+    PyObject *result = NULL;
+    for (int i = 0; i < 7; i++)
+        if (!items[i]) goto done;
+    result = g_result_type->tp_alloc(g_result_type, 7); /* as tuple.__new__(RoundResult, items) */
+    if (!result) goto done;
+    for (int i = 0; i < 7; i++) {
+        PyTuple_SET_ITEM(result, i, items[i]);
+        items[i] = NULL;
+    }
+done:
+    for (int i = 0; i < 7; i++) Py_XDECREF(items[i]);
+    return result;
+}
+
+static PyObject *get_result(Core *self, void *c) {
+    if (!self->reason) Py_RETURN_NONE;
+    if (!self->result) {
+        self->result = build_result(self);
+        if (!self->result) return NULL;
+    }
+    return Py_NewRef(self->result);
+}
+
+static PyObject *get_raw_hands(Core *self, void *c) {
+    PyObject *list = PyList_New(self->players);
+    if (!list) return NULL;
+    for (int s = 0; s < self->players; s++) {
+        PyObject *v = PyLong_FromUnsignedLong(self->hands[s]);
+        if (!v) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, s, v);
+    }
+    return list;
+}
+
+static PyObject *tiles_of_mask(uint32_t mask) {
+    PyObject *t = PyTuple_New(__builtin_popcount(mask));
+    if (!t) return NULL;
+    Py_ssize_t k = 0;
+    while (mask) {
+        int i = __builtin_ctz(mask);
+        PyTuple_SET_ITEM(t, k++, Py_NewRef(g_tiles[i]));
+        mask &= mask - 1;
+    }
+    return t;
+}
+
+static PyObject *hands_tuple(const uint32_t *hands, int players) {
+    PyObject *out = PyTuple_New(players);
+    if (!out) return NULL;
+    for (int s = 0; s < players; s++) {
+        PyObject *h = tiles_of_mask(hands[s]);
+        if (!h) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, s, h);
+    }
+    return out;
+}
+
+static PyObject *get_hands(Core *self, void *c) { return hands_tuple(self->hands, self->players); }
+
+static PyObject *tiles_tuple(const uint8_t *idx, int n) {
+    PyObject *t = PyTuple_New(n);
+    if (!t) return NULL;
+    for (int i = 0; i < n; i++) PyTuple_SET_ITEM(t, i, Py_NewRef(g_tiles[idx[i]]));
+    return t;
+}
+
+static PyObject *get_boneyard(Core *self, void *c) {
+    return tiles_tuple(self->bone + self->bone_pos, self->bone_len - self->bone_pos);
+}
+
+static PyObject *get_raw_train(Core *self, void *c) {
+    int n = self->tend - self->tstart;
+    PyObject *t = PyTuple_New(n);
+    if (!t) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *p = PyTuple_Pack(2, g_small[self->tl[self->tstart + i]], g_small[self->tr[self->tstart + i]]);
+        if (!p) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, p);
+    }
+    return t;
+}
+
+static PyObject *get_raw_history(Core *self, void *c) {
+    PyObject *list = PyList_New(self->hlen);
+    if (!list) return NULL;
+    for (int i = 0; i < self->hlen; i++) {
+        int code = self->hcode[i];
+        PyObject *e;
+        if (code >= 64)
+            e = PyTuple_Pack(3, g_small[self->hseat[i]], g_moves[DRAW_CODE], g_tiles[code - 64]);
+        else
+            e = PyTuple_Pack(3, g_small[self->hseat[i]], g_moves[code], Py_None);
+        if (!e) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, e);
+    }
+    return list;
+}
+
+static PyObject *get_moves(Core *self, void *c) {
+    PyObject *t = PyTuple_New(self->hlen);
+    if (!t) return NULL;
+    for (int i = 0; i < self->hlen; i++) {
+        int code = self->hcode[i];
+        PyTuple_SET_ITEM(t, i, Py_NewRef(g_moves[code >= 64 ? DRAW_CODE : code]));
+    }
+    return t;
+}
+
+static PyObject *get_deal(Core *self, void *c) {
+    if (!self->deal) {
+        PyObject *hands = hands_tuple(self->deal_hands, self->players);
+        if (!hands) return NULL;
+        PyObject *bone = tiles_tuple(self->bone, self->bone_len);
+        if (!bone) {
+            Py_DECREF(hands);
+            return NULL;
+        }
+        self->deal = PyObject_CallFunctionObjArgs(g_deal_type, hands, bone, g_small[self->leader], NULL);
+        Py_DECREF(hands);
+        Py_DECREF(bone);
+        if (!self->deal) return NULL;
+    }
+    return Py_NewRef(self->deal);
+}
+
+static PyObject *core_pips(Core *self, PyObject *Py_UNUSED(ignored)) {
+    long pips[4] = {0, 0, 0, 0};
+    for (int s = 0; s < self->players; s++) pips[s] = hand_pips(self->hands[s]);
+    return int_tuple(pips, self->players);
+}
+
+static PyGetSetDef core_getset[] = {
+    {"is_over", (getter)get_is_over, NULL, "Whether the round has ended.", NULL},
+    {"to_move", (getter)get_to_move, NULL, "The seat to act, or None once the round is over.", NULL},
+    {"_to_move", (getter)get_raw_to_move, NULL, NULL, NULL},
+    {"passes_in_row", (getter)get_passes, NULL, "Passes since the last play or draw (D3).", NULL},
+    {"_passes", (getter)get_passes, NULL, NULL, NULL},
+    {"leader", (getter)get_leader, NULL, NULL, NULL},
+    {"_players", (getter)get_players, NULL, NULL, NULL},
+    {"rules", (getter)get_rules, NULL, NULL, NULL},
+    {"_reason", (getter)get_reason, NULL, NULL, NULL},
+    {"ends", (getter)get_ends, NULL, "(left, right) open numbers, or None on an empty train.", NULL},
+    {"_ends", (getter)get_ends, NULL, NULL, NULL},
+    {"result", (getter)get_result, NULL, "How the round ended, or None while it goes on.", NULL},
+    {"_result", (getter)get_result, NULL, NULL, NULL},
+    {"_hands", (getter)get_raw_hands, NULL, NULL, NULL},
+    {"hands", (getter)get_hands, NULL, "Every seat's tiles, each hand sorted.", NULL},
+    {"boneyard", (getter)get_boneyard, NULL, "The tiles not yet drawn, next draw first.", NULL},
+    {"_boneyard", (getter)get_boneyard, NULL, NULL, NULL},
+    {"_train", (getter)get_raw_train, NULL, NULL, NULL},
+    {"_history", (getter)get_raw_history, NULL, NULL, NULL},
+    {"moves", (getter)get_moves, NULL, NULL, NULL},
+    {"deal", (getter)get_deal, NULL, NULL, NULL},
+    {"_deal", (getter)get_deal, NULL, NULL, NULL},
+    {NULL},
+};
+
+static PyMethodDef core_methods[] = {
+    {"_from_digest", (PyCFunction)(void (*)(void))core_from_digest, METH_FASTCALL | METH_CLASS, NULL},
+    {"_create", (PyCFunction)(void (*)(void))core_create, METH_FASTCALL | METH_CLASS, NULL},
+    {"copy", (PyCFunction)core_copy, METH_NOARGS, "An independent copy; playing on it leaves this round unchanged."},
+    {"__copy__", (PyCFunction)core_copy, METH_NOARGS, NULL},
+    {"legal_moves", (PyCFunction)core_legal_moves, METH_NOARGS,
+     "The moves open to the seat to move: plays, then draw, then pass."},
+    {"play", (PyCFunction)core_play, METH_O, "Make move for the seat to move; IllegalMove leaves the round as it was."},
+    {"pips", (PyCFunction)core_pips, METH_NOARGS, "Each seat's count of pips in hand (R7.1)."},
+    {NULL},
+};
+
+static PyTypeObject CoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "passing_game._fastround.RoundCore",
+    .tp_basicsize = sizeof(Core),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "The C state of a Round; use passing_game.Round.",
+    .tp_dealloc = (destructor)core_dealloc,
+    .tp_methods = core_methods,
+    .tp_getset = core_getset,
+};
+
+/* _setup(tiles, plays_left, plays_right, draw, pass_, play_type, draw_type,
+ *        pass_type, deal_type, refuse, result_type) */
+static PyObject *mod_setup(PyObject *mod, PyObject *args) {
+    PyObject *tiles, *pl, *pr, *draw, *pass_, *play_t, *draw_t, *pass_t, *deal_t, *refuse_f, *result_f;
+    if (!PyArg_ParseTuple(args, "O!O!O!OOO!O!O!OOO", &PyTuple_Type, &tiles, &PyTuple_Type, &pl, &PyTuple_Type,
+                          &pr, &draw, &pass_, &PyType_Type, &play_t, &PyType_Type, &draw_t, &PyType_Type,
+                          &pass_t, &deal_t, &refuse_f, &result_f))
+        return NULL;
+    if (PyTuple_GET_SIZE(tiles) != NTILES || PyTuple_GET_SIZE(pl) != NTILES || PyTuple_GET_SIZE(pr) != NTILES) {
+        PyErr_SetString(PyExc_ValueError, "need 28 tiles and 28 plays per end");
+        return NULL;
+    }
+    memset(g_suit, 0, sizeof g_suit);
+    for (int i = 0; i < NTILES; i++) {
+        PyObject *t = PyTuple_GET_ITEM(tiles, i);
+        PyObject *lo = PyObject_GetAttrString(t, "low"), *hi = PyObject_GetAttrString(t, "high");
+        if (!lo || !hi) {
+            Py_XDECREF(lo);
+            Py_XDECREF(hi);
+            return NULL;
+        }
+        g_low[i] = (uint8_t)PyLong_AsLong(lo);
+        g_high[i] = (uint8_t)PyLong_AsLong(hi);
+        Py_DECREF(lo);
+        Py_DECREF(hi);
+        g_pips[i] = (uint8_t)(g_low[i] + g_high[i]);
+        g_suit[g_low[i]] |= 1u << i;
+        g_suit[g_high[i]] |= 1u << i;
+        Py_XSETREF(g_tiles[i], Py_NewRef(t));
+        Py_XSETREF(g_moves[i], Py_NewRef(PyTuple_GET_ITEM(pl, i)));
+        Py_XSETREF(g_moves[NTILES + i], Py_NewRef(PyTuple_GET_ITEM(pr, i)));
+    }
+    if (PyErr_Occurred()) return NULL;
+    Py_XSETREF(g_moves[DRAW_CODE], Py_NewRef(draw));
+    Py_XSETREF(g_moves[PASS_CODE], Py_NewRef(pass_));
+    memset(g_ptab_key, 0, sizeof g_ptab_key);
+    for (int i = 0; i < NCODES; i++) ptab_put(g_moves[i], i);
+    Py_XSETREF(g_play_type, (PyTypeObject *)Py_NewRef(play_t));
+    Py_XSETREF(g_draw_type, (PyTypeObject *)Py_NewRef(draw_t));
+    Py_XSETREF(g_pass_type, (PyTypeObject *)Py_NewRef(pass_t));
+    Py_XSETREF(g_deal_type, Py_NewRef(deal_t));
+    Py_XSETREF(g_refuse, Py_NewRef(refuse_f));
+    if (!PyType_Check(result_f) || !PyType_IsSubtype((PyTypeObject *)result_f, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "result_type must be a tuple subclass (RoundResult)");
+        return NULL;
+    }
+    Py_XSETREF(g_result_type, (PyTypeObject *)Py_NewRef(result_f));
+    Py_CLEAR(c_rules);
+    g_ready = 1;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef mod_methods[] = {
+    {"_setup", mod_setup, METH_VARARGS, "Hand the module the interned tiles, moves and helpers of round.py."},
+    {NULL},
+};
+
+static struct PyModuleDef moddef = {
+    PyModuleDef_HEAD_INIT, "passing_game._fastround",
+    "The state of a Round in C (see round.FastRound); optional, pure Python is the fallback.", -1, mod_methods,
+};
+
+PyMODINIT_FUNC PyInit__fastround(void) {
+    if (PyType_Ready(&CoreType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&moddef);
+    if (!m) return NULL;
+    Py_INCREF(&CoreType);
+    if (PyModule_AddObject(m, "RoundCore", (PyObject *)&CoreType) < 0) {
+        Py_DECREF(&CoreType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    for (int i = 0; i < 8; i++) g_small[i] = PyLong_FromLong(i);
+    g_reasons[0] = Py_NewRef(Py_None);
+    g_reasons[1] = PyUnicode_InternFromString("domino");
+    g_reasons[2] = PyUnicode_InternFromString("block");
+    g_reasons[3] = PyUnicode_InternFromString("all-pass");
+    s_tile = PyUnicode_InternFromString("tile");
+    s_end = PyUnicode_InternFromString("end");
+    s_left = PyUnicode_InternFromString("left");
+    s_index = PyUnicode_InternFromString("index");
+    s_players = PyUnicode_InternFromString("players");
+    s_hand_size = PyUnicode_InternFromString("hand_size");
+    s_passing = PyUnicode_InternFromString("passing");
+    s_draw = PyUnicode_InternFromString("draw");
+    s_free = PyUnicode_InternFromString("free");
+    s_ends_turn = PyUnicode_InternFromString("ends-turn");
+    s_partnerships = PyUnicode_InternFromString("partnerships");
+    s_scoring = PyUnicode_InternFromString("scoring");
+    s_pairwise = PyUnicode_InternFromString("pairwise");
+    return m;
+}
