@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 ARGS   ?=
 
-.PHONY: setup play test lint typecheck unit clean bench
+.PHONY: setup play serve terminal test lint typecheck unit clean bench
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "passing-game needs Python 3.11 or newer"'
@@ -18,7 +18,16 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
+# The web app on http://127.0.0.1:8000 (games kept in ./data, SQLite).
+# ARGS adds options, e.g. make play ARGS="--port 8080" or
+# make play ARGS="--db postgresql://user:pw@127.0.0.1/db".
 play: setup
+	$(BIN)/passing-game serve $(ARGS)
+
+serve: play
+
+# The terminal game against the computer, e.g. make terminal ARGS="--players 4".
+terminal: setup
 	$(BIN)/passing-game play $(ARGS)
 
 lint: setup
@@ -39,11 +48,20 @@ BENCH_ARGS ?=
 bench: setup
 	$(BIN)/passing-game bench --compare --arena --markdown docs/PERFORMANCE.md $(BENCH_ARGS)
 
-# The web app on http://127.0.0.1:8000, games kept in ./data (SQLite).
-# ARGS adds options, e.g. make serve ARGS="--db postgresql://user:pw@127.0.0.1/db".
-.PHONY: serve
-serve: setup
-	$(BIN)/passing-game serve $(ARGS)
-
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+
+# The gettext catalogs (docs/DECISIONS.md P19): extract every _(), ngettext()
+# and N_() string into the template, merge it into the gl and hr .po files
+# (new strings arrive empty, changed ones fuzzy: translate them, then run this
+# again), and compile the .mo files the package ships.
+LOCALES := src/passing_game/locale
+POT     := $(LOCALES)/passing_game.pot
+.PHONY: catalogs
+catalogs: setup
+	$(BIN)/pybabel extract -F babel.cfg --add-location=file --sort-output \
+	    -c TRANSLATORS: --project=passing-game \
+	    --copyright-holder="passing-game developers" -o $(POT) src/passing_game
+	$(BIN)/pybabel update -i $(POT) -d $(LOCALES) -D passing_game \
+	    --ignore-obsolete --no-wrap
+	$(BIN)/pybabel compile -d $(LOCALES) -D passing_game --statistics

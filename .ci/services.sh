@@ -9,8 +9,13 @@
 # - PostgreSQL, with a user and database for tests/test_web_store.py; exports
 #   PASSING_GAME_TEST_PG_URL. Listens on 127.0.0.1 only.
 #
-# Safe to run twice. Each step that fails only turns its tests into skips,
-# with a message, so a missing service never hides the other tests.
+# Safe to run twice. A step that fails does not stop the script, so the
+# other tests still run. What a missing service does to its tests:
+#
+# - under CI (CI=true, as CI sets it) this exports
+#   PASSING_GAME_REQUIRE_SERVICES=1, and the browser and PostgreSQL tests
+#   FAIL without their service: CI never passes with them silently skipped;
+# - elsewhere (a laptop without Chromium) they are skipped, with a message.
 
 _pg_services() {
     # Sourced from a script running with `set -euo pipefail`: a failed step
@@ -57,8 +62,18 @@ _pg_services() {
     fi
     if [ -x /usr/bin/chromium ]; then
         echo "services: $(/usr/bin/chromium --version 2>/dev/null | head -1)"
+    else
+        echo "services: no Chromium at /usr/bin/chromium" >&2
+    fi
+    if [ -z "${PASSING_GAME_TEST_PG_URL:-}" ]; then
+        echo "services: no PostgreSQL (PASSING_GAME_TEST_PG_URL is not set)" >&2
     fi
 }
+
+if [ "${CI:-}" = "true" ] || [ "${CI:-}" = "1" ]; then
+    export PASSING_GAME_REQUIRE_SERVICES=1
+    echo "services: CI: the browser and PostgreSQL tests fail if their service is missing"
+fi
 
 _pg_saved_opts=$(set +o)
 set +e +o pipefail

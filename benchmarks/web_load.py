@@ -180,6 +180,7 @@ async def run(args: argparse.Namespace, url: str, db: Path | str, pid: int) -> d
         tasks.append(asyncio.create_task(person(index, url, args, stats, stop)))
         await asyncio.sleep(1.0 / args.ramp)
     await asyncio.sleep(args.settle)
+    load0 = os.getloadavg()[0]
     moves0, cpu0, t0 = count_moves(db), cpu_seconds(pid), time.perf_counter()
     human0 = stats.human_moves
     client0 = time.process_time()
@@ -213,6 +214,10 @@ async def run(args: argparse.Namespace, url: str, db: Path | str, pid: int) -> d
         "games_finished": stats.games_finished,
         "errors": stats.errors,
         "failed_connections": stats.failures,
+        # The machine is shared: what else ran shows in the load average.
+        "load_avg_before": round(load0, 2),
+        "load_avg_after": round(os.getloadavg()[0], 2),
+        "cpus": os.cpu_count(),
     }
 
 

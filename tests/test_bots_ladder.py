@@ -363,3 +363,55 @@ def test_sampled_deals_respect_the_facts_and_weigh_the_evidence() -> None:
         (uniform.sample(rng).hands[1] & (SUIT[2] | SUIT[6])).bit_count() for _ in range(total)
     )
     assert sixes_or_twos < plain * 0.95, (sixes_or_twos, plain)
+
+
+# -- the compiled search (bots.fast) ---------------------------------------------
+
+
+needs_kernel = pytest.mark.skipif(
+    not __import__("passing_game.kernel").kernel.AVAILABLE, reason="compiled kernel not built"
+)
+
+
+@needs_kernel
+@pytest.mark.parametrize("name", ["pimc", "ismcts"])
+def test_kernel_and_python_engines_agree_on_key_decisions(name: str) -> None:
+    """D3 and R7: both engines find the pass that ends a won round and the heavy dump."""
+    for engine in ("c", "python"):
+        bot = make(name, engine=engine, **FAST[name])
+        assert bot.choose(won_round_view()) == PASS, engine
+        if name == "ismcts":
+            assert bot.choose(heavy_view()) == Play(Tile(6, 6), "right"), engine
+
+
+def test_engine_option_is_checked() -> None:
+    with pytest.raises(ValueError, match="engine"):
+        make("ismcts", engine="fortran")
+    with pytest.raises(ValueError, match="engine"):
+        make("pimc", engine="gpu")
+    with pytest.raises(ValueError, match="pool"):
+        make("ismcts", pool=0)
+    with pytest.raises(ValueError, match="sees_boneyard"):
+        make("omniscient", sees_boneyard="maybe")
+
+
+@pytest.mark.parametrize("engine", ["auto", "python"])
+def test_second_yardstick_sees_hands_but_not_the_boneyard_order(engine: str) -> None:
+    """R9.2: with sees_boneyard=false the yardstick's move ignores the boneyard's order."""
+    if engine == "auto" and not __import__("passing_game.kernel").kernel.AVAILABLE:
+        pytest.skip("compiled kernel not built")
+    rng = random.Random(5)
+    for rnd, seat in _random_positions(8, seed=17):
+        if len(rnd.boneyard) < 2:
+            continue
+        bone = list(rnd.deal.boneyard)
+        drawn = len(bone) - len(rnd.boneyard)
+        rest = bone[drawn:]
+        rng.shuffle(rest)
+        other = Round.from_deal(rnd.rules, rnd.deal.hands, bone[:drawn] + rest, rnd.deal.leader)
+        for move in rnd.moves:
+            other.play(move)
+        assert other.hands == rnd.hands
+        bot = make("omniscient", seed=2, iterations=200, sees_boneyard=False, engine=engine)
+        assert bot.choose_with_state(rnd) == bot.choose_with_state(other)
+        assert rnd.is_legal(bot.choose_with_state(rnd)), seat

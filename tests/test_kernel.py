@@ -95,3 +95,159 @@ def test_kernel_refuses_bad_positions() -> None:
         kernel._need().random_rounds(5, 7, 0, 1, 1)
     with pytest.raises(ValueError):
         kernel._need().trace((1, 2), [3], 0, 9, 1, 0, 0, 2, 0, 1)
+
+
+# -- the search entry points (bots.fast) against the Python search ---------------
+
+SEARCH_VARIANTS = [
+    *VARIANTS,
+    Rules(players=3, scoring="pairwise"),
+    Rules(players=4, scoring="pairwise", draw="continue"),
+    Rules(players=2, hand_size=3),
+]
+
+
+def _positions(count: int, seed: int) -> list[Round]:
+    """Rounds a few random moves in, over every search variant, not yet over."""
+    import random
+
+    rng = random.Random(seed)
+    out: list[Round] = []
+    while len(out) < count:
+        rules = SEARCH_VARIANTS[len(out) % len(SEARCH_VARIANTS)]
+        rnd = Round.new(rules, seed=rng.randrange(10**9))
+        for _ in range(rng.randrange(12)):
+            moves = rnd.legal_moves()
+            plays = [m for m in moves if isinstance(m, Play)]
+            rnd.play(rng.choice(plays) if plays and rng.random() < 0.7 else rng.choice(moves))
+            if rnd.is_over:
+                break
+        if not rnd.is_over:
+            out.append(rnd)
+    return out
+
+
+def test_policy_playout_with_the_d3_pass_matches_python() -> None:
+    """D3, R6, R7.1: the kernel's policy (with the pass that ends a led round) is bots.search's."""
+    from passing_game.bots.search import State, playout
+
+    ended = set()
+    for rnd in _positions(300, seed=1):
+        state = State.from_round(rnd)
+        before = len(state.stack)
+        playout(state)
+        reason, pips, _actions = kernel.playout(rnd, seed=0, eps=0.0, pass_to_end=True)
+        assert before == 0
+        assert reason == {1: "domino", 2: "block", 3: "all-pass"}[state.reason]
+        assert list(pips) == state.pips
+        ended.add(reason)
+    assert ended == {"domino", "block", "all-pass"}
+
+
+def test_flat_search_matches_python_depth_one_search() -> None:
+    """R7.2, D4, D6: each move's value in the true world equals bots.search.Searcher's."""
+    from passing_game.bots.fast import round_worlds
+    from passing_game.bots.search import Searcher, State, move_to_code
+
+    for rnd in _positions(240, seed=2):
+        codes = [move_to_code(m) for m in rnd.legal_moves()]
+        state = State.from_round(rnd)
+        side = state.side_of(state.to_move)
+        expected = Searcher(side, depth=1).root_values(state, codes)
+        got = kernel.search_flat(round_worlds(rnd), codes, 1, 1, 0.0, True, seed=5)
+        assert got == [expected[c] for c in codes], rnd
+        # three identical worlds add up
+        got3 = kernel.search_flat(round_worlds(rnd), codes, 3, 1, 0.0, True, seed=5)
+        assert got3 == [3 * v for v in got]
+
+
+def test_sampled_worlds_keep_the_hard_facts() -> None:
+    """R9: every guess keeps my hand, every hand size and the boneyard size; nothing else."""
+    import random
+
+    from passing_game.bots.fast import round_worlds, view_worlds
+    from passing_game.bots.sampling import Sampler
+
+    for rnd in _positions(40, seed=3):
+        seat = rnd.to_move
+        assert seat is not None
+        view = rnd.view(seat)
+        mine = sum(1 << t.index for t in view.hand)
+        unseen = sum(1 << t.index for t in view.unseen)
+        for trust, heavy in ((1.0, 0.0), (0.3, 0.15)):
+            sampler = Sampler(view, trust=trust, heavy=heavy, pool=50)
+            worlds = view_worlds(view, sampler, random.Random(1))
+            pool = {tuple(h) for h in worlds[0]}
+            guesses = kernel.sample_worlds(worlds, 30, seed=2)
+            seen_hands = set()
+            for hands, bone in guesses:
+                assert hands[seat] == mine
+                assert [h.bit_count() for h in hands] == [len(h) for h in rnd.hands]
+                assert len(bone) == len(rnd.boneyard)
+                others = 0
+                for s, h in enumerate(hands):
+                    if s != seat:
+                        assert not others & h
+                        others |= h
+                assert others | sum(1 << t for t in bone) == unseen
+                assert len(set(bone)) == len(bone)
+                if worlds[3] == kernel.WORLD_POOL:
+                    assert tuple(hands) in pool
+                seen_hands.add(tuple(hands))
+            if unseen.bit_count() > len(rnd.boneyard) + 1 and rnd.rules.players == 2:
+                assert len(seen_hands) > 1
+        # the second yardstick: true hands, shuffled boneyard
+        truth = round_worlds(rnd, boneyard_known=False)
+        true_hands = tuple(sum(1 << t.index for t in h) for h in rnd.hands)
+        for hands, bone in kernel.sample_worlds(truth, 10, seed=4):
+            assert hands == true_hands
+            assert sorted(bone) == sorted(t.index for t in rnd.boneyard)
+
+
+def test_ismcts_search_is_deterministic_legal_and_counts_every_iteration() -> None:
+    from passing_game.bots.fast import round_worlds
+    from passing_game.bots.search import move_to_code
+
+    for rnd in _positions(30, seed=4):
+        legal = {move_to_code(m) for m in rnd.legal_moves()}
+        worlds = round_worlds(rnd, boneyard_known=False)
+        args = (worlds, 300, 0.0, 0.7, 0.1, 1.0, True, 9)
+        done, nodes, children = kernel.search_ismcts(*args, max_nodes=100_000)
+        assert done == 300 and nodes > len(children)
+        assert {code for code, _v, _r in children} <= legal
+        assert sum(v for _c, v, _r in children) == 300
+        assert kernel.search_ismcts(*args, max_nodes=100_000) == (done, nodes, children)
+        # a full tree stops growing, and the search still runs every iteration
+        done, nodes, children = kernel.search_ismcts(*args, max_nodes=16)
+        assert done == 300 and nodes <= 16
+
+
+def test_search_entry_points_refuse_bad_input() -> None:
+    from passing_game.bots.fast import round_worlds
+
+    rnd = _positions(1, seed=5)[0]
+    good = round_worlds(rnd)
+    seat = good[10]
+    moves = [56] if rnd.boneyard else [57]
+    ext = kernel._need()
+    bad_worlds = [
+        (*good[:3], 7, *good[4:]),  # no such mode
+        (*good[:3], kernel.WORLD_POOL, *good[4:]),  # mode 1 without weights
+        ([], [], [], 0, *good[4:]),  # an empty pool
+        (*good[:10], 9),  # no such seat
+        ([tuple(good[0][0])], [[*good[1][0], *good[1][0][:1]]], *good[2:]),  # a tile twice
+    ]
+    for worlds in bad_worlds:
+        with pytest.raises(ValueError):
+            ext.search_flat(*worlds, moves, 1, 1, 0.0, True, 1)
+        with pytest.raises(ValueError):
+            ext.search_ismcts(*worlds, 10, 0.0, 0.7, 0.1, 1.0, True, 1, 1000)
+    with pytest.raises(ValueError):  # a move that is not legal
+        ext.search_flat(*good, [0, 1, 2, 3] * 20, 1, 1, 0.0, True, 1)
+    with pytest.raises(ValueError):  # the searcher is not to move
+        ext.search_ismcts(*good[:10], (seat + 1) % rnd.rules.players, 10, 0, 0.7, 0, 1, 1, 1, 100)
+    with pytest.raises(ValueError):  # decreasing weights
+        pool = (good[0] * 2, good[1] * 2, [2.0, 1.0], kernel.WORLD_POOL, *good[4:])
+        ext.sample_worlds(*pool, 1, 1)
+    with pytest.raises(ValueError):
+        ext.search_ismcts(*good, 0, 0.0, 0.7, 0.1, 1.0, True, 1, 1000)

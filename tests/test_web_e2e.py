@@ -19,16 +19,19 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("starlette")
-pytest.importorskip("playwright")
+from web_helpers import require_module, service_missing
 
-from playwright.sync_api import Browser, Page, expect
+# Under CI (PASSING_GAME_REQUIRE_SERVICES=1) a missing browser fails the run.
+require_module("starlette")
+require_module("playwright")
 
-from web_helpers import Server, free_port
+from playwright.sync_api import Browser, Page, expect  # noqa: E402
+
+from web_helpers import Server, free_port  # noqa: E402
 
 CHROMIUM = os.environ.get("PASSING_GAME_CHROMIUM", "/usr/bin/chromium")
 if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
-    pytest.skip(f"no Chromium at {CHROMIUM} (see .ci/services.sh)", allow_module_level=True)
+    service_missing(f"no Chromium at {CHROMIUM} (see .ci/services.sh)")
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -184,6 +187,14 @@ def test_phone_sized_screen(browser: Browser, server: Server, shots: Path) -> No
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 390 + 1
     page.screenshot(path=str(shots / "table-phone.png"), full_page=True)
+    # On to the round's end: the summary fits the screen too.
+    deadline = time.monotonic() + 120
+    while wait_for_turn_or_summary(page) != "summary" and time.monotonic() < deadline:
+        take_turn(page)
+    expect(page.locator(".summary")).to_be_visible()
+    expect(page.locator(".summary .reveal")).to_have_count(4)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390 + 1
+    page.screenshot(path=str(shots / "round-summary-phone.png"))
     assert not errors, errors
     context.close()
 
@@ -233,3 +244,167 @@ def test_two_people_at_one_table(browser: Browser, server: Server, shots: Path) 
     assert not [e for e in errors if "WebSocket" not in e], errors
     ana_ctx.close()
     ben_ctx.close()
+
+
+def test_the_lobby_offers_every_variant_level_and_target(
+    browser: Browser, server: Server, shots: Path
+) -> None:
+    """Lobby: 2-4 seats, partnerships, every rules variant (D1, D2, D4, D5, D10), a
+    target or a target preset, and seats for people or bots of every level."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors = watch_errors(page)
+    page.goto(server.url("/"))
+    page.locator("#create-button").wait_for()
+    page.fill("#f-name", "Ana")
+    page.check('input[name=players][value="4"]')
+    page.check("#f-partnerships")
+    levels = page.locator("#f-seat1 option").evaluate_all("els => els.map(e => e.value)")
+    assert levels[0] == "person"
+    assert {"easy", "medium", "hard", "expert"} <= set(levels)
+    page.click(".rules-box summary")
+    for name, value in [
+        ("draw", "continue"),
+        ("passing", "forced"),
+        ("scoring", "pairwise"),
+        ("leader", "rotate"),
+    ]:
+        values = page.locator(f"#f-{name} option").evaluate_all("els => els.map(e => e.value)")
+        assert value in values and len(values) >= 2
+        page.select_option(f"#f-{name}", value)
+    page.select_option("#f-target_preset", "alternate")
+    expect(page.locator(".rules-box")).to_have_attribute("open", "")  # stays open
+    expect(page.locator("#f-target")).to_have_attribute("placeholder", "101")  # D10, teams
+    page.screenshot(path=str(shots / "lobby.png"), full_page=True)
+    for seat, level in enumerate(["easy", "medium", "easy"], start=1):
+        page.select_option(f"#f-seat{seat}", level)
+    page.click("#create-button")
+    page.locator("#table-code").wait_for()
+    page.wait_for_function("() => S.frame && S.frame.you === 0")
+    rules = frame(page)["rules"]
+    assert rules["players"] == 4 and rules["partnerships"] is True
+    assert (rules["draw"], rules["passing"], rules["scoring"], rules["leader"]) == (
+        "continue",
+        "forced",
+        "pairwise",
+        "rotate",
+    )
+    assert rules["target"] == 101
+    expect(page.locator(".seat-card .team").first).to_be_visible()
+    # A chosen target wins over the preset.
+    page.goto(server.url("/"))
+    page.locator("#create-button").wait_for()
+    page.click(".rules-box summary")
+    page.fill("#f-target", "37")
+    page.click("#create-button")
+    page.locator("#table-code").wait_for()
+    page.wait_for_function("() => S.frame && S.frame.you === 0")
+    assert frame(page)["rules"]["target"] == 37
+    assert not errors, errors
+    page.close()
+
+
+def test_a_move_with_the_keyboard_only(browser: Browser, server: Server) -> None:
+    """Tiles are buttons: arrows move along the hand, Enter plays, D draws, P passes."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors = watch_errors(page)
+    create_table(page, server.url("/"), "Kim", 2, ["easy"])
+    for _ in range(3):
+        if wait_for_turn_or_summary(page) == "summary":
+            break
+        data = frame(page)
+        before = data["state"]
+        history = len(data["round"]["history"])
+        playable = {m[1:] for m in data["round"]["legal"] if m[:1] in ("L", "R")}
+        if playable:
+            page.locator(".hand .domino").first.focus()
+            for _step in range(len(data["round"]["hand"])):
+                tile = page.evaluate("() => document.activeElement.dataset.tile")
+                if tile in playable:
+                    break
+                page.keyboard.press("ArrowRight")
+            assert tile in playable, (tile, playable, data["round"]["hand"])
+            page.keyboard.press("Enter")
+            if page.locator(".end-choice").count():
+                page.keyboard.press("Enter")  # the first end button has the focus
+        elif data["round"]["can_draw"]:
+            page.keyboard.press("d")
+        else:
+            page.keyboard.press("p")
+        page.wait_for_function(f"() => S.frame.state > {before}", timeout=15_000)
+        page.wait_for_function(
+            f"() => S.frame.round.history.length > {history} || S.frame.round.number > 1"
+        )
+    assert not errors, errors
+    page.close()
+
+
+def test_a_spectator_watches_by_code(browser: Browser, server: Server) -> None:
+    """Watch from the lobby with the table's code: the table, but no hand at all."""
+    host = browser.new_page()
+    code = create_table(host, server.url("/"), "Ana", 3, ["easy", "easy"])
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(server.url("/"))
+    page.fill("#j-code", code.lower())
+    page.click("#watch-button")
+    page.wait_for_function("() => S.frame && S.frame.spectator")
+    expect(page.locator(".train, .empty-train").first).to_be_visible()
+    assert frame(page)["round"]["hand"] == []
+    assert page.locator(".hand .domino").count() == 0
+    ctx.close()
+    host.close()
+
+
+def test_a_client_that_misses_a_frame_resyncs(browser: Browser, server: Server) -> None:
+    """The state counter: a page that sees it jump asks for the whole state (sync)."""
+    page = browser.new_page()
+    errors = watch_errors(page)
+    create_table(page, server.url("/"), "Ana", 2, ["easy"])
+    while wait_for_turn_or_summary(page) == "turn" and page.evaluate("() => S.last") < 3:
+        take_turn(page)
+    assert page.evaluate("() => S.last") >= 3
+    page.evaluate(
+        """() => {
+            window.sent = [];
+            const ws = S.ws, send = ws.send.bind(ws);
+            ws.send = (text) => { window.sent.push(JSON.parse(text).type); send(text); };
+            S.last -= 2;  // as if two frames had been lost on the way
+        }"""
+    )
+    page.evaluate("() => send({type: 'hint'})")  # any answer carries the counter
+    page.wait_for_function("() => window.sent.includes('sync')", timeout=15_000)
+    state = frame(page)["state"]
+    page.wait_for_function(f"() => S.last >= {state}")
+    assert not errors, errors
+    page.close()
+
+
+def test_game_over_and_rematch(browser: Browser, server: Server) -> None:
+    """A game to a target of 1 ends with its first round: the summary offers a
+    rematch, which starts game 2 at the same table with the same seats."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors = watch_errors(page)
+    page.goto(server.url("/"))
+    page.locator("#create-button").wait_for()
+    page.fill("#f-name", "Ana")
+    page.check('input[name=players][value="2"]')
+    page.select_option("#f-seat1", "easy")
+    page.click(".rules-box summary")
+    page.fill("#f-target", "1")
+    page.click("#create-button")
+    page.locator("#table-code").wait_for()
+    deadline = time.monotonic() + 120
+    while not frame(page)["over"] and time.monotonic() < deadline:
+        if wait_for_turn_or_summary(page) == "turn":
+            take_turn(page)
+        elif not frame(page)["over"]:  # a round that scored nothing (a tie)
+            page.click("#continue-button")
+            expect(page.locator(".summary")).to_have_count(0)
+    assert frame(page)["over"]
+    expect(page.locator("#rematch-button")).to_be_visible()
+    page.click("#rematch-button")
+    page.wait_for_function("() => S.frame.game === 2 && !S.frame.over", timeout=15_000)
+    expect(page.locator(".summary")).to_have_count(0)
+    expect(page.locator(".hand .domino")).to_have_count(7)
+    assert not errors, errors
+    page.close()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -455,3 +456,144 @@ def test_searching_bots_think_in_worker_processes(store: SqliteStore) -> None:
             bot_moves += 1
         match.play(parse_move(text))
     assert bot_moves >= 3
+
+
+class GateStore(SqliteStore):
+    """A store whose writes for one table wait until the test lets them through."""
+
+    workers = 2
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.gated: str | None = None
+        self.entered = threading.Event()
+        self.release = threading.Event()
+
+    def append_move(self, code: str, seq: int, game: int, move: str) -> None:
+        if code == self.gated:
+            self.entered.set()
+            assert self.release.wait(30), "the test never released the write"
+        super().append_move(code, seq, game, move)
+
+
+def test_a_slow_write_holds_only_its_own_table(tmp_path: Path) -> None:
+    """While one table waits for its database write, the server serves the others;
+    and that table's move is shown to nobody until it is stored."""
+    store = GateStore(tmp_path / "gate.sqlite3")
+    app = create_app(store, bot_delay=0, rate_limit=(1e6, 1e6))
+    try:
+        with (
+            time_limit(60),
+            TestClient(app) as client,
+            connect(client) as ws_a,
+            connect(client) as ws_b,
+            connect(client) as ws_s,
+        ):
+            ana, cai, spy = Player(ws_a), Player(ws_b), Player(ws_s)
+            code_a = create(ana, ["you", "greedy"])["table"]
+            create(cai, ["you", "greedy"])
+            ana.my_turn()
+            spy.send(type="watch", code=code_a)
+            watched = spy.until(lambda f: f["type"] == "state")
+            before = ana.until(lambda f: f["type"] == "state" and f["state"] == watched["state"])
+            store.gated = code_a
+            ana.act(before["round"]["legal"][0])
+            assert store.entered.wait(30)
+            # Table A's write is stuck in the database; table B plays on.
+            frame = cai.my_turn()
+            cai.act(frame["round"]["legal"][0])
+            moved = cai.until(
+                lambda f: (
+                    f["type"] == "state"
+                    and len(f["round"]["history"]) > len(frame["round"]["history"])
+                )
+            )
+            assert moved["round"]["history"][len(frame["round"]["history"])]["seat"] == 0
+            # Ana's move is not stored yet, so nobody has been told of it.
+            spy.send(type="sync")
+            waiting = spy.next_state()
+            assert waiting["round"]["history"] == before["round"]["history"]
+            assert waiting["state"] == before["state"]
+            store.release.set()
+            after = ana.until(
+                lambda f: (
+                    f["type"] == "state"
+                    and len(f["round"]["history"]) > len(before["round"]["history"])
+                )
+            )
+            assert after["state"] == before["state"] + 1
+        stored = store.load_table(code_a)
+        assert stored is not None
+        assert stored.moves[len(before["round"]["history"])] == before["round"]["legal"][0]
+    finally:
+        store.release.set()
+        store.close()
+
+
+def test_a_game_whose_end_was_not_stored_is_finished_on_start(store: SqliteStore) -> None:
+    """The server died between storing a game's last move and its record: on
+    start the game is replayed, found over, and its record stored."""
+    from passing_game import Match, Rules
+    from passing_game.web.store import NewTable, SeatRow
+
+    rules = Rules(players=2, target=20)
+    seats = (SeatRow(0, "bot", "greedy", "greedy"), SeatRow(1, "bot", "random", "random"))
+    store.create_table(NewTable("ABC234", rules.to_dict(), 77, seats))
+    match = Match(rules, 77)
+    seq = 0
+    while not match.is_over:
+        move = match.legal_moves()[0]
+        seq += 1
+        store.append_move("ABC234", seq, 1, str(move))
+        match.play(move)
+    assert store.unfinished_codes() == ["ABC234"]
+    with time_limit(60), TestClient(create_app(store, bot_delay=0)) as client:
+        response = client.get("/api/tables/ABC234/record")
+    assert response.status_code == 200
+    assert list(load_record(response.text).scores) == list(match.scores)
+    assert store.unfinished_codes() == []
+
+
+class FlakyStore(SqliteStore):
+    """A store whose move writes fail (a database gone away) while ``down`` is set."""
+
+    down = False
+
+    def append_move(self, code: str, seq: int, game: int, move: str) -> None:
+        if self.down:
+            raise OSError("the database went away")
+        super().append_move(code, seq, game, move)
+
+
+def test_a_failed_write_changes_nothing_and_play_goes_on(tmp_path: Path) -> None:
+    """A move the database could not store is answered with an error, is not
+    applied, is not broadcast, and the same move is taken once the database is back."""
+    store = FlakyStore(tmp_path / "flaky.sqlite3")
+    app = create_app(store, bot_delay=0, rate_limit=(1e6, 1e6))
+    try:
+        with time_limit(60), TestClient(app) as client, connect(client) as ws:
+            ana = Player(ws)
+            code = create(ana, ["you", "greedy"])["table"]
+            before = ana.my_turn()
+            move = before["round"]["legal"][0]
+            store.down = True
+            ana.act(move)
+            error = ana.error()
+            assert error["code"] == "server" and "could not save" in error["message"]
+            ana.send(type="sync")
+            again = ana.next_state()
+            assert again["round"] == before["round"] and again["state"] == before["state"]
+            assert store.load_table(code).moves == tuple(  # type: ignore[union-attr]
+                t["move"] for t in before["round"]["history"]
+            )
+            store.down = False
+            ana.act(move)
+            after = ana.until(
+                lambda f: (
+                    f["type"] == "state"
+                    and len(f["round"]["history"]) > len(before["round"]["history"])
+                )
+            )
+            assert after["round"]["history"][len(before["round"]["history"])]["move"] == move
+    finally:
+        store.close()

@@ -1,15 +1,19 @@
 """The web app's storage: one suite, run against SQLite and PostgreSQL.
 
 PostgreSQL runs when PASSING_GAME_TEST_PG_URL names a database (.ci/services.sh
-starts one and sets it); each test gets a schema of its own.
+starts one and sets it); each test gets a schema of its own. Without it the
+PostgreSQL tests skip, except under CI (PASSING_GAME_REQUIRE_SERVICES=1),
+where they fail.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sqlite3
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -18,6 +22,7 @@ pytest.importorskip("starlette")
 
 from passing_game import Match, Rules, parse_move
 from passing_game.web.store import (
+    AsyncStore,
     DuplicateMove,
     NewTable,
     PostgresStore,
@@ -28,6 +33,7 @@ from passing_game.web.store import (
     hash_token,
     open_store,
 )
+from web_helpers import free_port, service_missing
 
 PG_URL = os.environ.get("PASSING_GAME_TEST_PG_URL")
 
@@ -40,7 +46,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
         made.close()
         return
     if not PG_URL:
-        pytest.skip("PASSING_GAME_TEST_PG_URL is not set (see .ci/services.sh)")
+        service_missing("PASSING_GAME_TEST_PG_URL is not set (see .ci/services.sh)")
     schema = f"t_{uuid.uuid4().hex[:12]}"
     made = PostgresStore(PG_URL, schema=schema)
     yield made
@@ -183,3 +189,69 @@ def test_open_store_urls(tmp_path: Path) -> None:
     plain.close()
     with pytest.raises(StoreError):
         open_store("mysql://nope")
+
+
+def test_async_store_runs_off_the_loop_and_keeps_moves_exactly_once(store: Store) -> None:
+    """Many tables write at once through AsyncStore's threads (PostgreSQL: its pool).
+
+    Every table's moves land in order, once each; a second writer of the same
+    number is refused even when both race (the server's exactly-once rule).
+    """
+    codes = [f"P{i:05d}" for i in range(12)]
+    for i, code in enumerate(codes):
+        store.create_table(new_table(code=code, seed=i))
+    db = AsyncStore(store)
+
+    async def table_moves(code: str) -> None:
+        for seq in range(1, 9):
+            await db.append_move(code, seq, 1, "draw" if seq % 2 else "pass")
+
+    async def race(code: str) -> list[BaseException | None]:
+        results = await asyncio.gather(
+            *(db.append_move(code, 9, 1, f"L{n}-6") for n in range(4)), return_exceptions=True
+        )
+        return [r if isinstance(r, BaseException) else None for r in results]
+
+    async def main() -> list[list[BaseException | None]]:
+        await asyncio.gather(*(table_moves(code) for code in codes))
+        return list(await asyncio.gather(*(race(code) for code in codes)))
+
+    try:
+        # A thread of its own: the browser tests leave an event loop on this one.
+        with ThreadPoolExecutor(1) as runner:
+            raced = runner.submit(asyncio.run, main()).result(timeout=120)
+    finally:
+        db.shutdown()
+    for code, outcomes in zip(codes, raced, strict=True):
+        assert sum(o is None for o in outcomes) == 1, outcomes
+        assert all(o is None or isinstance(o, DuplicateMove) for o in outcomes)
+        table = store.load_table(code)
+        assert table is not None and table.last_seq == 9
+        assert table.moves[:8] == ("draw", "pass") * 4
+    assert store.workers >= 1
+
+
+def test_postgres_store_pools_connections() -> None:
+    """The pool lets PostgreSQL serve several of AsyncStore's threads at once."""
+    if not PG_URL:
+        service_missing("PASSING_GAME_TEST_PG_URL is not set (see .ci/services.sh)")
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    made = PostgresStore(PG_URL, schema=schema, pool_size=3)
+    try:
+        assert made.workers == 3
+        made.create_table(new_table())
+        assert made.load_table("ABC234") is not None
+    finally:
+        made.close()
+        import psycopg
+
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+def test_postgres_url_errors_are_clear() -> None:
+    """A database that is not there fails at once with the driver's message."""
+    pytest.importorskip("psycopg")
+    port = free_port()
+    with pytest.raises(Exception, match=r"(?i)connect|refused"):
+        PostgresStore(f"postgresql://nobody:nothing@127.0.0.1:{port}/none")

@@ -14,7 +14,30 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
+
+#: Set (to 1) by .ci/services.sh under CI: a missing browser or database fails the run.
+REQUIRE_SERVICES = os.environ.get("PASSING_GAME_REQUIRE_SERVICES", "") not in ("", "0")
+
+
+def service_missing(reason: str) -> NoReturn:
+    """Skip a test whose service (Chromium, PostgreSQL) is missing; under CI, fail it."""
+    import pytest
+
+    if REQUIRE_SERVICES:
+        pytest.fail(f"{reason} (PASSING_GAME_REQUIRE_SERVICES is set)", pytrace=False)
+    pytest.skip(reason, allow_module_level=True)
+
+
+def require_module(name: str) -> Any:
+    """``pytest.importorskip``, except that under CI a missing module fails."""
+    import importlib
+
+    try:
+        return importlib.import_module(name)
+    except ImportError as exc:
+        service_missing(f"cannot import {name}: {exc}")
+
 
 #: A tile written anywhere in a frame: "3-5" (hands, moves) or "[3|5]" (sentences).
 TILE_TEXT = re.compile(r"(?<![0-9])([0-6])\s*[-|]\s*([0-6])(?![0-9])")

@@ -14,6 +14,9 @@
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+#include <math.h>
+#include <stdlib.h>
+#include <time.h>
 
 #define NTILES 28
 #define LOCKED 2
@@ -24,6 +27,8 @@
 #define F_DRAW_CONTINUE 1
 #define F_FORCED 2
 #define F_PARTNERSHIPS 4
+#define F_PAIRWISE 8     /* D4 pairwise scoring (only the search's utilities read it) */
+#define F_PASS_TO_END 16 /* the policy passes to end a round it leads (D3) */
 
 enum { GOING = 0, DOMINO = 1, BLOCK = 2, ALL_PASS = 3 };
 
@@ -156,7 +161,10 @@ static int lowest(const State *s, int p) {
 /* The playout policy: the heaviest playable tile (doubles first on equal
  * pips; with probability eps a random playable tile); unable to play, pass
  * when the side's count is strictly lowest, else draw if allowed, else pass.
- * Under forced passing it never passes while it can draw. */
+ * Under forced passing it never passes while it can draw. With
+ * F_PASS_TO_END (and free passing) it also passes while it could play when
+ * every other seat has passed and its side is strictly lowest: that pass
+ * ends the round (D3). This is bots.search.policy_move, move for move. */
 static int policy(State *s, Rng *r, uint32_t eps_threshold) {
     int p = s->to_move;
     uint32_t h = s->hand[p], ml, mr;
@@ -168,6 +176,9 @@ static int policy(State *s, Rng *r, uint32_t eps_threshold) {
         mr = s->right != s->left ? h & SUIT[s->right] : 0;
     }
     uint32_t m = ml | mr;
+    if (m && (s->flags & F_PASS_TO_END) && !(s->flags & F_FORCED) &&
+        s->passes == s->players - 1 && lowest(s, p))
+        return PASS_CODE;
     if (m) {
         int t = -1;
         if (eps_threshold && (uint32_t)(rng_next(r) >> 32) < eps_threshold) {
@@ -190,6 +201,304 @@ static int policy(State *s, Rng *r, uint32_t eps_threshold) {
     }
     if (can_draw(s) && ((s->flags & F_FORCED) || !lowest(s, p))) return DRAW_CODE;
     return PASS_CODE;
+}
+
+/* ---- search: worlds, utilities, flat Monte Carlo, ISMCTS ------------- */
+
+/* What a finished round is worth to each side (bots.search.utilities):
+ * with two sides the pip margin, else the side's points less the mean of
+ * the others' points (relative) or its own points. Returns the sides. */
+static int utilities(const State *s, int relative, double *out) {
+    int counts[4] = {0, 0, 0, 0}, sides;
+    if (s->flags & F_PARTNERSHIPS) {
+        sides = 2;
+        counts[0] = mask_pips(s->hand[0]) + mask_pips(s->hand[2]);
+        counts[1] = mask_pips(s->hand[1]) + mask_pips(s->hand[3]);
+    } else {
+        sides = s->players;
+        for (int i = 0; i < sides; i++) counts[i] = mask_pips(s->hand[i]);
+    }
+    if (sides == 2) {
+        double d = (double)(counts[1] - counts[0]);
+        out[0] = d;
+        out[1] = -d;
+        return 2;
+    }
+    int low = counts[0], nlow = 0, winner = -1, sum = 0;
+    for (int i = 0; i < sides; i++) {
+        sum += counts[i];
+        if (counts[i] < low) low = counts[i];
+    }
+    for (int i = 0; i < sides; i++)
+        if (counts[i] == low) {
+            nlow++;
+            winner = i;
+        }
+    int points = 0;
+    if (nlow > 1)
+        winner = -1;
+    else
+        points = (s->flags & F_PAIRWISE) ? sum - low * sides : sum - 2 * low;
+    for (int i = 0; i < sides; i++) {
+        double mine = winner == i ? points : 0;
+        if (relative) {
+            double others = winner >= 0 ? points - mine : 0;
+            out[i] = mine - others / (sides - 1);
+        } else {
+            out[i] = mine;
+        }
+    }
+    return sides;
+}
+
+static inline int side_of(const State *s, int seat) {
+    return (s->flags & F_PARTNERSHIPS) ? seat % 2 : seat;
+}
+
+static inline void run_policy(State *s, Rng *r, uint32_t threshold) {
+    while (s->reason == GOING) apply(s, policy(s, r, threshold));
+}
+
+/* Guesses at the hidden tiles. The searching seat's own hand and the public
+ * position are in ``base``; ``hands``/``bones`` hold ``npool`` full deals.
+ * Mode 0: always deal 0 as given (the truth, for the omniscient yardstick).
+ * Mode 1: a deal drawn by weight (``cum``: cumulative weights, the pool of
+ * bots.sampling.Sampler), its boneyard shuffled (its order is never
+ * evidence). Mode 2: every tile outside ``seat``'s hand dealt afresh,
+ * uniformly, keeping every hand's size (nothing weighs the deals).
+ * Mode 3: deal 0's hands as given, its boneyard shuffled (a yardstick that
+ * sees the hands but not the boneyard's order). */
+typedef struct {
+    int mode, npool, seat;
+    const uint32_t *hands; /* npool * 4 */
+    const uint8_t *bones;  /* npool * NTILES */
+    const int *nbones;     /* npool */
+    const double *cum;     /* npool, mode 1 */
+    State base;
+} Worlds;
+
+static inline void shuffle_tiles(uint8_t *t, int n, Rng *r) {
+    for (int i = n - 1; i > 0; i--) {
+        int j = rng_below(r, i + 1);
+        uint8_t tmp = t[i];
+        t[i] = t[j];
+        t[j] = tmp;
+    }
+}
+
+static void sample_world(const Worlds *w, Rng *r, State *out) {
+    int k = 0;
+    if (w->mode == 1 && w->npool > 1) {
+        double total = w->cum[w->npool - 1];
+        double u = (double)(rng_next(r) >> 11) * (1.0 / 9007199254740992.0) * total;
+        int lo = 0, hi = w->npool - 1; /* first index with cum > u */
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (w->cum[mid] > u)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        k = lo;
+    }
+    *out = w->base;
+    for (int p = 0; p < 4; p++) out->hand[p] = w->hands[k * 4 + p];
+    out->nbone = w->nbones[k];
+    memcpy(out->bone, w->bones + k * NTILES, (size_t)out->nbone);
+    out->bpos = 0;
+    if (w->mode == 1 || w->mode == 3) {
+        shuffle_tiles(out->bone, out->nbone, r);
+    } else if (w->mode == 2) {
+        uint8_t tiles[NTILES];
+        int n = 0, sizes[4];
+        for (int p = 0; p < out->players; p++) {
+            sizes[p] = popcount(out->hand[p]);
+            if (p == w->seat) continue;
+            for (uint32_t m = out->hand[p]; m; m &= m - 1) tiles[n++] = (uint8_t)__builtin_ctz(m);
+        }
+        for (int i = 0; i < out->nbone; i++) tiles[n++] = out->bone[i];
+        shuffle_tiles(tiles, n, r);
+        int j = 0;
+        for (int p = 0; p < out->players; p++) {
+            if (p == w->seat) continue;
+            uint32_t m = 0;
+            for (int i = 0; i < sizes[p]; i++) m |= 1u << tiles[j++];
+            out->hand[p] = m;
+        }
+        for (int i = 0; i < out->nbone; i++) out->bone[i] = tiles[j++];
+    }
+}
+
+/* Flat Monte Carlo over worlds (PIMC at depth 1): in each guessed world,
+ * each root move followed by ``playouts`` policy playouts; the same world
+ * for every move. Adds each move's value for ``side`` to ``totals``. */
+static void flat_search(const Worlds *w, const int *moves, int nmoves, int worlds, int playouts,
+                        int side, int relative, uint32_t threshold, Rng *r, double *totals) {
+    State world, sim;
+    double u[4];
+    for (int i = 0; i < worlds; i++) {
+        sample_world(w, r, &world);
+        for (int j = 0; j < nmoves; j++) {
+            for (int k = 0; k < playouts; k++) {
+                sim = world;
+                apply(&sim, moves[j]);
+                run_policy(&sim, r, threshold);
+                utilities(&sim, relative, u);
+                totals[j] += u[side];
+            }
+        }
+    }
+}
+
+/* The ISMCTS tree: nodes in one growing array, children as sibling lists. */
+typedef struct {
+    int32_t child, sibling;
+    int32_t code; /* move code, or DRAWN + tile under the searcher's own draw */
+    int32_t side; /* the side that chose the move; -1 at the root */
+    uint32_t visits, avails;
+    double reward;
+} Node;
+
+typedef struct {
+    Node *n;
+    int32_t len, cap, limit;
+} Tree;
+
+#define DRAWN 100
+#define REWARD_SCALE 20.0
+#define MAX_PATH 512
+
+static int32_t tree_add(Tree *t, int32_t parent, int code, int side) {
+    if (t->len >= t->cap) {
+        if (t->cap >= t->limit) return -1;
+        int32_t cap = t->cap * 2 > t->limit ? t->limit : t->cap * 2;
+        Node *n = (Node *)realloc(t->n, (size_t)cap * sizeof(Node));
+        if (!n) return -1;
+        t->n = n;
+        t->cap = cap;
+    }
+    int32_t i = t->len++;
+    Node *x = &t->n[i];
+    x->child = -1;
+    x->code = code;
+    x->side = side;
+    x->visits = 0;
+    x->avails = 1;
+    x->reward = 0.0;
+    if (parent >= 0) {
+        x->sibling = t->n[parent].child;
+        t->n[parent].child = i;
+    } else {
+        x->sibling = -1;
+    }
+    return i;
+}
+
+static inline int32_t tree_find(const Tree *t, int32_t parent, int code) {
+    for (int32_t c = t->n[parent].child; c >= 0; c = t->n[c].sibling)
+        if (t->n[c].code == code) return c;
+    return -1;
+}
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* SO-ISMCTS from ``w->seat``'s point of view, as bots.ismcts.search_tree:
+ * a guessed world per iteration, UCB1 with availability counts among the
+ * children legal in that world, one new node per iteration (and chance
+ * nodes for the tile the searcher draws), opponents following the policy
+ * with probability ``opponent_policy``, a policy playout, and the sides'
+ * utilities backed up. Stops after ``iterations`` or ``seconds`` (if > 0).
+ * Returns the iterations run; the root is node 0. A full tree stops growing
+ * (the walk then ends in a playout). */
+static long ismcts(const Worlds *w, Tree *t, long iterations, double seconds, double exploration,
+                   uint32_t threshold, int relative, double opponent_policy, Rng *r) {
+    State s;
+    int32_t path[MAX_PATH];
+    int moves[MAX_MOVES];
+    double u[4];
+    uint32_t opp_threshold = opponent_policy <= 0   ? 0
+                             : opponent_policy >= 1 ? 0xFFFFFFFFu
+                                                    : (uint32_t)(opponent_policy * 4294967296.0);
+    int opp_always = opponent_policy >= 1;
+    double deadline = seconds > 0 ? now_seconds() + seconds : 0;
+    int seat = w->seat;
+    long done = 0;
+    while (done < iterations) {
+        if (seconds > 0 && (done & 63) == 0 && done > 0 && now_seconds() >= deadline) break;
+        sample_world(w, r, &s);
+        int32_t node = 0;
+        int np = 0;
+        path[np++] = 0;
+        while (s.reason == GOING && np < MAX_PATH - 2) {
+            int mover = s.to_move;
+            if (opp_threshold && mover != seat &&
+                (opp_always || (uint32_t)(rng_next(r) >> 32) < opp_threshold)) {
+                int code = policy(&s, r, threshold);
+                int32_t child = tree_find(t, node, code);
+                if (child < 0) child = tree_add(t, node, code, side_of(&s, mover));
+                apply(&s, code);
+                if (child < 0) break; /* the tree is full: finish with a playout */
+                node = child;
+                path[np++] = node;
+                continue;
+            }
+            int n = legal(&s, moves);
+            int untried[MAX_MOVES], nu = 0;
+            int32_t best = -1;
+            int best_code = -1;
+            double best_score = -1e300;
+            for (int i = 0; i < n; i++) {
+                int32_t c = tree_find(t, node, moves[i]);
+                if (c < 0) {
+                    untried[nu++] = moves[i];
+                    continue;
+                }
+                Node *x = &t->n[c];
+                x->avails++;
+                if (nu == 0) {
+                    double score = x->reward / x->visits +
+                                   exploration * sqrt(log((double)x->avails) / x->visits);
+                    if (score > best_score) {
+                        best_score = score;
+                        best = c;
+                        best_code = moves[i];
+                    }
+                }
+            }
+            int expanded = 0;
+            if (nu) {
+                best_code = untried[rng_below(r, nu)];
+                best = tree_add(t, node, best_code, side_of(&s, mover));
+                expanded = 1;
+            }
+            apply(&s, best_code);
+            if (best < 0) break;
+            node = best;
+            path[np++] = node;
+            if (best_code == DRAW_CODE && mover == seat) {
+                int key = DRAWN + s.bone[s.bpos - 1];
+                int32_t outcome = tree_find(t, node, key);
+                if (outcome < 0) outcome = tree_add(t, node, key, t->n[node].side);
+                if (outcome < 0) break;
+                node = outcome;
+                path[np++] = node;
+            }
+            if (expanded) break;
+        }
+        if (s.reason == GOING) run_policy(&s, r, threshold);
+        utilities(&s, relative, u);
+        for (int i = 0; i < np; i++) {
+            Node *x = &t->n[path[i]];
+            x->visits++;
+            if (x->side >= 0) x->reward += u[x->side] / REWARD_SCALE;
+        }
+        done++;
+    }
+    return done;
 }
 
 /* ---- Python glue ------------------------------------------------------ */
@@ -403,10 +712,325 @@ fail:
     return NULL;
 }
 
+/* Read the eleven world arguments shared by the search entry points:
+ * (hands_pool, bones_pool, cum, mode, left, right, to_move, passes, players,
+ * flags, seat). On success the caller frees the arrays with free_worlds. */
+static void free_worlds(Worlds *w) {
+    PyMem_Free((void *)w->hands);
+    PyMem_Free((void *)w->bones);
+    PyMem_Free((void *)w->nbones);
+    PyMem_Free((void *)w->cum);
+    w->hands = NULL;
+    w->bones = NULL;
+    w->nbones = NULL;
+    w->cum = NULL;
+}
+
+static int read_worlds(PyObject *const *args, Worlds *w) {
+    memset(w, 0, sizeof *w);
+    PyObject *hands_pool = args[0], *bones_pool = args[1], *cum = args[2];
+    w->mode = (int)PyLong_AsLong(args[3]);
+    w->seat = (int)PyLong_AsLong(args[10]);
+    if (PyErr_Occurred()) return -1;
+    if (w->mode < 0 || w->mode > 3) {
+        PyErr_Format(PyExc_ValueError, "mode must be 0..3, got %d", w->mode);
+        return -1;
+    }
+    if (!PySequence_Check(hands_pool) || !PySequence_Check(bones_pool)) {
+        PyErr_SetString(PyExc_ValueError, "the pools must be sequences");
+        return -1;
+    }
+    Py_ssize_t npool = PySequence_Size(hands_pool);
+    if (npool < 1 || npool > 1000000 || PySequence_Size(bones_pool) != npool) {
+        PyErr_SetString(PyExc_ValueError, "the pools must hold the same number (>= 1) of deals");
+        return -1;
+    }
+    w->npool = (int)npool;
+    uint32_t *hands = PyMem_Calloc((size_t)npool * 4, sizeof(uint32_t));
+    uint8_t *bones = PyMem_Calloc((size_t)npool * NTILES, 1);
+    int *nbones = PyMem_Calloc((size_t)npool, sizeof(int));
+    double *cumw = PyMem_Calloc((size_t)npool, sizeof(double));
+    w->hands = hands;
+    w->bones = bones;
+    w->nbones = nbones;
+    w->cum = cumw;
+    if (!hands || !bones || !nbones || !cumw) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    PyObject *zero = PyLong_FromLong(0);
+    if (!zero) goto fail;
+    for (Py_ssize_t k = 0; k < npool; k++) {
+        PyObject *h = PySequence_GetItem(hands_pool, k);
+        PyObject *b = h ? PySequence_GetItem(bones_pool, k) : NULL;
+        if (!b) {
+            Py_XDECREF(h);
+            Py_DECREF(zero);
+            goto fail;
+        }
+        PyObject *state_args[9] = {h, b, zero, args[4], args[5], args[6], args[7], args[8], args[9]};
+        State s;
+        int bad = read_state(state_args, &s);
+        Py_DECREF(h);
+        Py_DECREF(b);
+        if (bad < 0) {
+            Py_DECREF(zero);
+            goto fail;
+        }
+        uint32_t seen = 0;
+        for (int p = 0; p < s.players; p++) seen |= s.hand[p];
+        for (int i = 0; i < s.nbone; i++) {
+            if (seen >> s.bone[i] & 1) {
+                Py_DECREF(zero);
+                PyErr_SetString(PyExc_ValueError, "a tile is dealt twice");
+                goto fail;
+            }
+            seen |= 1u << s.bone[i];
+        }
+        for (int p = 0; p < 4; p++) hands[k * 4 + p] = s.hand[p];
+        memcpy(bones + k * NTILES, s.bone, (size_t)s.nbone);
+        nbones[k] = s.nbone;
+        if (k == 0) w->base = s;
+    }
+    Py_DECREF(zero);
+    if (w->seat < 0 || w->seat >= w->base.players) {
+        PyErr_SetString(PyExc_ValueError, "seat out of range");
+        goto fail;
+    }
+    if (w->mode == 1) {
+        if (!PySequence_Check(cum) || PySequence_Size(cum) != npool) {
+            PyErr_SetString(PyExc_ValueError, "mode 1 needs one cumulative weight per deal");
+            goto fail;
+        }
+        double last = 0.0;
+        for (Py_ssize_t k = 0; k < npool; k++) {
+            PyObject *item = PySequence_GetItem(cum, k);
+            if (!item) goto fail;
+            double v = PyFloat_AsDouble(item);
+            Py_DECREF(item);
+            if (PyErr_Occurred()) goto fail;
+            if (!(v >= last)) {
+                PyErr_SetString(PyExc_ValueError, "cumulative weights must not decrease");
+                goto fail;
+            }
+            cumw[k] = last = v;
+        }
+        if (!(last > 0.0)) {
+            PyErr_SetString(PyExc_ValueError, "the weights must not all be 0");
+            goto fail;
+        }
+    }
+    return 0;
+fail:
+    free_worlds(w);
+    return -1;
+}
+
+static uint32_t eps_threshold(double eps) {
+    return eps <= 0 ? 0 : eps >= 1 ? 0xFFFFFFFFu : (uint32_t)(eps * 4294967296.0);
+}
+
+PyDoc_STRVAR(sample_worlds_doc,
+"sample_worlds(hands_pool, bones_pool, cum, mode, left, right, to_move, passes,\n"
+"players, flags, seat, count, seed) -> [(hands, bone), ...]\n\n"
+"``count`` worlds drawn as the searches draw them (see Worlds in _kernel.c).\n"
+"For tests.");
+
+static PyObject *sample_worlds(PyObject *Py_UNUSED(self), PyObject *const *args,
+                               Py_ssize_t nargs) {
+    if (nargs != 13) {
+        PyErr_SetString(PyExc_TypeError, "sample_worlds takes 13 arguments");
+        return NULL;
+    }
+    Worlds w;
+    if (read_worlds(args, &w) < 0) return NULL;
+    long count = PyLong_AsLong(args[11]);
+    unsigned long long seed = PyLong_AsUnsignedLongLongMask(args[12]);
+    PyObject *out = NULL;
+    if (PyErr_Occurred()) goto done;
+    if (count < 0 || count > 1000000) {
+        PyErr_SetString(PyExc_ValueError, "count must be 0..1000000");
+        goto done;
+    }
+    out = PyList_New(count);
+    if (!out) goto done;
+    Rng r = {seed};
+    for (long i = 0; i < count; i++) {
+        State s;
+        sample_world(&w, &r, &s);
+        PyObject *hands = PyTuple_New(s.players), *bone = PyTuple_New(s.nbone);
+        if (!hands || !bone) {
+            Py_XDECREF(hands);
+            Py_XDECREF(bone);
+            Py_CLEAR(out);
+            goto done;
+        }
+        for (int p = 0; p < s.players; p++)
+            PyTuple_SET_ITEM(hands, p, PyLong_FromUnsignedLong(s.hand[p]));
+        for (int j = 0; j < s.nbone; j++) PyTuple_SET_ITEM(bone, j, PyLong_FromLong(s.bone[j]));
+        PyList_SET_ITEM(out, i, Py_BuildValue("(NN)", hands, bone));
+    }
+done:
+    free_worlds(&w);
+    return out;
+}
+
+/* Read a list of root move codes and check each is legal in deal 0. */
+static int read_moves(PyObject *seq, const Worlds *w, int *moves) {
+    if (w->base.to_move != w->seat) {
+        PyErr_SetString(PyExc_ValueError, "the searching seat is not to move");
+        return -1;
+    }
+    if (!PySequence_Check(seq)) {
+        PyErr_SetString(PyExc_ValueError, "moves must be a sequence of move codes");
+        return -1;
+    }
+    Py_ssize_t n = PySequence_Size(seq);
+    int legal_codes[MAX_MOVES];
+    int nlegal = legal(&w->base, legal_codes);
+    if (n < 1 || n > nlegal) {
+        PyErr_SetString(PyExc_ValueError, "moves must be some of the legal moves");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PySequence_GetItem(seq, i);
+        if (!item) return -1;
+        long code = PyLong_AsLong(item);
+        Py_DECREF(item);
+        if (PyErr_Occurred()) return -1;
+        int ok = 0;
+        for (int j = 0; j < nlegal; j++) ok |= legal_codes[j] == code;
+        if (!ok) {
+            PyErr_Format(PyExc_ValueError, "move code %ld is not legal here", code);
+            return -1;
+        }
+        moves[i] = (int)code;
+    }
+    return (int)n;
+}
+
+PyDoc_STRVAR(search_flat_doc,
+"search_flat(hands_pool, bones_pool, cum, mode, left, right, to_move, passes,\n"
+"players, flags, seat, moves, worlds, playouts, eps, relative, seed) -> totals\n\n"
+"Flat Monte Carlo (PIMC at depth 1): in each of ``worlds`` guessed worlds,\n"
+"each move of ``moves`` followed by ``playouts`` policy playouts; returns the\n"
+"summed value of each move for the seat's side.");
+
+static PyObject *search_flat(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 17) {
+        PyErr_SetString(PyExc_TypeError, "search_flat takes 17 arguments");
+        return NULL;
+    }
+    Worlds w;
+    if (read_worlds(args, &w) < 0) return NULL;
+    PyObject *out = NULL;
+    int moves[MAX_MOVES];
+    int n = read_moves(args[11], &w, moves);
+    long worlds = PyLong_AsLong(args[12]);
+    long playouts = PyLong_AsLong(args[13]);
+    double eps = PyFloat_AsDouble(args[14]);
+    int relative = PyObject_IsTrue(args[15]);
+    unsigned long long seed = PyLong_AsUnsignedLongLongMask(args[16]);
+    if (n < 0 || PyErr_Occurred() || relative < 0) goto done;
+    if (worlds < 1 || worlds > 100000000 || playouts < 1 || playouts > 1000000) {
+        PyErr_SetString(PyExc_ValueError, "worlds and playouts must be at least 1");
+        goto done;
+    }
+    double totals[MAX_MOVES] = {0};
+    Rng r = {seed};
+    int side = side_of(&w.base, w.seat);
+    uint32_t threshold = eps_threshold(eps);
+    Py_BEGIN_ALLOW_THREADS
+    flat_search(&w, moves, n, (int)worlds, (int)playouts, side, relative, threshold, &r, totals);
+    Py_END_ALLOW_THREADS
+    out = PyList_New(n);
+    if (!out) goto done;
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(out, i, PyFloat_FromDouble(totals[i]));
+done:
+    free_worlds(&w);
+    return out;
+}
+
+PyDoc_STRVAR(search_ismcts_doc,
+"search_ismcts(hands_pool, bones_pool, cum, mode, left, right, to_move, passes,\n"
+"players, flags, seat, iterations, seconds, exploration, eps, opponent_policy,\n"
+"relative, seed, max_nodes) -> (iterations run, nodes, [(code, visits, reward)])\n\n"
+"Single-observer ISMCTS for ``seat`` (see bots.ismcts); returns the root's\n"
+"children with their visits and summed rewards (points / 20).");
+
+static PyObject *search_ismcts(PyObject *Py_UNUSED(self), PyObject *const *args,
+                               Py_ssize_t nargs) {
+    if (nargs != 19) {
+        PyErr_SetString(PyExc_TypeError, "search_ismcts takes 19 arguments");
+        return NULL;
+    }
+    Worlds w;
+    if (read_worlds(args, &w) < 0) return NULL;
+    PyObject *out = NULL;
+    Tree t = {NULL, 0, 0, 0};
+    long iterations = PyLong_AsLong(args[11]);
+    double seconds = PyFloat_AsDouble(args[12]);
+    double exploration = PyFloat_AsDouble(args[13]);
+    double eps = PyFloat_AsDouble(args[14]);
+    double opponent_policy = PyFloat_AsDouble(args[15]);
+    int relative = PyObject_IsTrue(args[16]);
+    unsigned long long seed = PyLong_AsUnsignedLongLongMask(args[17]);
+    long max_nodes = PyLong_AsLong(args[18]);
+    if (PyErr_Occurred() || relative < 0) goto done;
+    if (w.base.to_move != w.seat) {
+        PyErr_SetString(PyExc_ValueError, "the searching seat is not to move");
+        goto done;
+    }
+    if (iterations < 1 || max_nodes < 16 || max_nodes > 200000000 || !(exploration >= 0) ||
+        !(opponent_policy >= 0 && opponent_policy <= 1)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "need iterations >= 1, max_nodes >= 16, exploration >= 0 and "
+                        "opponent_policy in [0, 1]");
+        goto done;
+    }
+    t.limit = (int32_t)max_nodes;
+    t.cap = 4096 < t.limit ? 4096 : t.limit;
+    t.n = (Node *)malloc((size_t)t.cap * sizeof(Node));
+    if (!t.n) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    tree_add(&t, -1, -1, -1);
+    Rng r = {seed};
+    uint32_t threshold = eps_threshold(eps);
+    long done_iterations;
+    Py_BEGIN_ALLOW_THREADS
+    done_iterations = ismcts(&w, &t, iterations, seconds, exploration, threshold, relative,
+                             opponent_policy, &r);
+    Py_END_ALLOW_THREADS
+    PyObject *children = PyList_New(0);
+    if (!children) goto done;
+    for (int32_t c = t.n[0].child; c >= 0; c = t.n[c].sibling) {
+        PyObject *item = Py_BuildValue("(ikd)", t.n[c].code, (unsigned long)t.n[c].visits,
+                                       t.n[c].reward);
+        if (!item || PyList_Append(children, item) < 0) {
+            Py_XDECREF(item);
+            Py_DECREF(children);
+            goto done;
+        }
+        Py_DECREF(item);
+    }
+    out = Py_BuildValue("(liN)", done_iterations, t.len, children);
+done:
+    free(t.n);
+    free_worlds(&w);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"random_rounds", random_rounds, METH_VARARGS, random_rounds_doc},
     {"playout", (PyCFunction)(void (*)(void))playout, METH_FASTCALL, playout_doc},
     {"trace", (PyCFunction)(void (*)(void))trace, METH_FASTCALL, trace_doc},
+    {"sample_worlds", (PyCFunction)(void (*)(void))sample_worlds, METH_FASTCALL,
+     sample_worlds_doc},
+    {"search_flat", (PyCFunction)(void (*)(void))search_flat, METH_FASTCALL, search_flat_doc},
+    {"search_ismcts", (PyCFunction)(void (*)(void))search_ismcts, METH_FASTCALL,
+     search_ismcts_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -425,5 +1049,7 @@ PyMODINIT_FUNC PyInit__kernel(void) {
     PyModule_AddIntConstant(m, "F_DRAW_CONTINUE", F_DRAW_CONTINUE);
     PyModule_AddIntConstant(m, "F_FORCED", F_FORCED);
     PyModule_AddIntConstant(m, "F_PARTNERSHIPS", F_PARTNERSHIPS);
+    PyModule_AddIntConstant(m, "F_PAIRWISE", F_PAIRWISE);
+    PyModule_AddIntConstant(m, "F_PASS_TO_END", F_PASS_TO_END);
     return m;
 }

@@ -26,16 +26,28 @@ PASS_CODE = 57
 REASONS = {1: "domino", 2: "block", 3: "all-pass"}
 
 
-def flags(rules: Rules) -> int:
-    """The rules variants as the kernel's bit flags (D1, D2, D6)."""
+#: Flag bits beyond the rules variants: pairwise scoring (read only by the
+#: search's utilities) and the policy's pass that ends a round it leads (D3).
+F_PAIRWISE = 8
+F_PASS_TO_END = 16
+
+
+def flags(rules: Rules, pass_to_end: bool = False) -> int:
+    """The rules variants as the kernel's bit flags (D1, D2, D4, D6).
+
+    ``pass_to_end`` switches on the playout policy's D3 pass, as
+    ``bots.search.policy_move`` makes it; the search bots always use it.
+    """
     return (
         (1 if rules.draw == "continue" else 0)
         | (2 if rules.passing == "forced" else 0)
         | (4 if rules.partnerships else 0)
+        | (F_PAIRWISE if rules.scoring == "pairwise" else 0)
+        | (F_PASS_TO_END if pass_to_end else 0)
     )
 
 
-def position(rnd: Round) -> tuple[Any, ...]:
+def position(rnd: Round, pass_to_end: bool = False) -> tuple[Any, ...]:
     """A round as the kernel's nine position arguments."""
     ends = rnd.ends or (-1, -1)
     hands = tuple(sum(1 << t.index for t in hand) for hand in rnd.hands)
@@ -51,7 +63,7 @@ def position(rnd: Round) -> tuple[Any, ...]:
         seat,
         rnd.passes_in_row,
         rnd.rules.players,
-        flags(rnd.rules),
+        flags(rnd.rules, pass_to_end),
     )
 
 
@@ -66,12 +78,14 @@ def random_rounds(rules: Rules, rounds: int, seed: int) -> int:
     return int(_need().random_rounds(rules.players, rules.hand_size, flags(rules), rounds, seed))
 
 
-def playout(rnd: Round, seed: int, eps: float = 0.0) -> tuple[str, tuple[int, ...], int]:
+def playout(
+    rnd: Round, seed: int, eps: float = 0.0, pass_to_end: bool = False
+) -> tuple[str, tuple[int, ...], int]:
     """Play ``rnd`` (unchanged) to the end with the playout policy.
 
     Returns the reason, each seat's pips and the number of actions.
     """
-    reason, pips, actions = _need().playout(*position(rnd), eps, seed)
+    reason, pips, actions = _need().playout(*position(rnd, pass_to_end), eps, seed)
     return REASONS[reason], pips, actions
 
 
@@ -79,3 +93,60 @@ def trace(rnd: Round, seed: int) -> tuple[list[tuple[Any, ...]], str, tuple[int,
     """Random legal moves from ``rnd`` to the end, each step recorded."""
     steps, reason, pips = _need().trace(*position(rnd), seed)
     return steps, REASONS[reason], pips
+
+
+# -- the search entry points (used by passing_game.bots.fast) -------------------
+#
+# A search starts from "worlds": ``(hands_pool, bones_pool, cum, mode, left,
+# right, to_move, passes, players, flags, seat)``. ``hands_pool[k]`` holds a
+# mask per seat and ``bones_pool[k]`` a boneyard for deal ``k``; ``mode`` says
+# how each iteration guesses: 0 deal 0 as it is (the truth), 1 a deal drawn by
+# the cumulative weights ``cum`` with its boneyard shuffled, 2 everything
+# outside ``seat``'s hand dealt afresh uniformly, 3 deal 0's hands with its
+# boneyard shuffled. See ``Worlds`` in _kernel.c.
+
+WORLD_FIXED, WORLD_POOL, WORLD_UNIFORM, WORLD_HANDS = 0, 1, 2, 3
+
+
+def sample_worlds(worlds: tuple[Any, ...], count: int, seed: int) -> list[tuple[Any, ...]]:
+    """``count`` guesses ``(hands, bone)`` as the searches draw them (for tests)."""
+    return list(_need().sample_worlds(*worlds, count, seed))
+
+
+def search_flat(
+    worlds: tuple[Any, ...],
+    moves: list[int],
+    count: int,
+    playouts: int,
+    eps: float,
+    relative: bool,
+    seed: int,
+) -> list[float]:
+    """Each move's summed value over ``count`` guessed worlds (flat Monte Carlo)."""
+    return list(_need().search_flat(*worlds, moves, count, playouts, eps, relative, seed))
+
+
+def search_ismcts(
+    worlds: tuple[Any, ...],
+    iterations: int,
+    seconds: float,
+    exploration: float,
+    eps: float,
+    opponent_policy: float,
+    relative: bool,
+    seed: int,
+    max_nodes: int,
+) -> tuple[int, int, list[tuple[int, int, float]]]:
+    """ISMCTS; ``(iterations run, tree nodes, [(code, visits, summed reward)])``."""
+    done, nodes, children = _need().search_ismcts(
+        *worlds,
+        iterations,
+        seconds,
+        exploration,
+        eps,
+        opponent_policy,
+        relative,
+        seed,
+        max_nodes,
+    )
+    return int(done), int(nodes), list(children)

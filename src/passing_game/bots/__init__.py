@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from passing_game import kernel
 from passing_game.bots.base import Bot, Explainer, SeededBot, view_key
 from passing_game.bots.heuristic import HeuristicBot
 from passing_game.bots.ismcts import IsmctsBot
@@ -38,15 +39,17 @@ BOTS: dict[str, Callable[..., Bot]] = {
 }
 
 #: Difficulty levels for people, mapped to a bot name and its options.
-#: Budgets are counts, not seconds, so a level is deterministic. Measured on
-#: this project's 2-core machine, one core per bot: ``hard`` answers in about
-#: 0.1 s per move (median; limit 0.3 s) and ``expert`` in about 0.4 s
-#: (median; limit 1 s).
+#: Budgets are counts, not seconds, so a level is deterministic. With the
+#: compiled kernel (``bots.fast``) ``hard`` answers in about 0.01 s per move
+#: and ``expert`` in about 0.05 s (median, one core; limits 0.3 s and 1 s,
+#: docs/STRENGTH.md); more ISMCTS iterations did not score more against
+#: ``greedy`` (6000 and 50000 within 0.3 points a round). Without the kernel
+#: the pure-Python search gets the budgets that fit those limits.
 LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("greedy", {}),
     "medium": ("heuristic", {}),
     "hard": ("pimc", {"worlds": 1000}),
-    "expert": ("ismcts", {"iterations": 6000}),
+    "expert": ("ismcts", {"iterations": 20000 if kernel.AVAILABLE else 6000}),
 }
 
 

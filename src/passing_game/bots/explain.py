@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from passing_game.bots.knowledge import Knowledge, read, side_estimates
 from passing_game.bots.search import SUIT
-from passing_game.i18n import _
+from passing_game.i18n import _, format_number, ngettext
 from passing_game.moves import Draw, Move, Pass, Play
 from passing_game.tiles import pip_count
 from passing_game.views import View
@@ -61,8 +61,11 @@ def describe(view: View, advice: Advice) -> str:
     value = advice.values.get(advice.move)
     if value is None or advice.samples == 0:
         return reason
-    return _("{reason} (about {value:+.1f} points, {samples} simulations)").format(
-        reason=reason, value=value, samples=advice.samples
+    samples = ngettext("{n} simulation", "{n} simulations", advice.samples).format(
+        n=format_number(advice.samples)
+    )
+    return _("{reason} (about {value} points, {samples})").format(
+        reason=reason, value=format_number(value, 1, sign=True), samples=samples
     )
 
 

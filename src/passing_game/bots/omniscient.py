@@ -11,9 +11,11 @@ what it needs; the arena calls ``choose_with_state(round)`` instead, and
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+import random
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from passing_game.bots.explain import Advice
+from passing_game.bots.fast import round_worlds
 from passing_game.bots.ismcts import IsmctsBot, advice_from_root, search_tree
 from passing_game.bots.search import State
 from passing_game.errors import PassingGameError
@@ -34,6 +36,14 @@ class OmniscientBot(IsmctsBot):
     name: ClassVar[str] = "omniscient"
     cheats: ClassVar[bool] = True
 
+    def __init__(self, seed: int | str = 0, sees_boneyard: bool = True, **options: Any) -> None:
+        super().__init__(seed, **options)
+        if not isinstance(sees_boneyard, bool):
+            raise ValueError(f"sees_boneyard must be true or false, got {sees_boneyard!r}")
+        #: False makes the second yardstick: every hand seen, the boneyard's
+        #: order treated as chance (reshuffled for every iteration).
+        self.sees_boneyard = sees_boneyard
+
     def choose(self, view: View) -> Move:
         raise CheatingBotError(
             "the omniscient bot sees every hand: it cannot play from a view; "
@@ -52,11 +62,22 @@ class OmniscientBot(IsmctsBot):
         moves = rnd.legal_moves()
         if len(moves) == 1:
             return Advice(moves[0])
+        rng = self.rng(rnd.view(seat))
+        if self.use_kernel:
+            return self.kernel_advice(round_worlds(rnd, self.sees_boneyard), rng, moves)
         truth = State.from_round(rnd)
+
+        def determinize(r: random.Random) -> State:
+            state = truth.copy()
+            if not self.sees_boneyard:
+                state.bone = sorted(state.bone)  # the true order must not leak
+                r.shuffle(state.bone)
+            return state
+
         root, done = search_tree(
-            lambda _rng: truth.copy(),
+            determinize,
             seat,
-            self.rng(rnd.view(seat)),
+            rng,
             self.iterations,
             self.seconds,
             self.exploration,

@@ -16,6 +16,10 @@ depth 1, 300 deals each, 2 players): an opponent
 that sees every tile of the guess answers too well, which makes the search
 too pessimistic.
 
+At depth 1 the search runs in the compiled kernel when it is built
+(``bots.fast``, flat Monte Carlo over the guesses, some fifty times faster);
+``engine="python"`` forces the pure-Python search, the fallback.
+
 Budgets: ``worlds`` guesses (deterministic: same seed and view, same move)
 and/or ``seconds`` (wall clock, stops at the first limit reached; not
 reproducible). Levels use ``worlds``.
@@ -23,11 +27,14 @@ reproducible). Levels use ``worlds``.
 
 from __future__ import annotations
 
+import random
 import time
 from typing import ClassVar
 
+from passing_game import kernel
 from passing_game.bots.base import SeededBot
 from passing_game.bots.explain import Advice, describe
+from passing_game.bots.fast import seed_from, use_kernel, view_worlds
 from passing_game.bots.sampling import Sampler, check_trust
 from passing_game.bots.search import Searcher, code_to_move, move_to_code
 from passing_game.moves import Move
@@ -47,8 +54,11 @@ class PimcBot(SeededBot):
         depth: int = 1,
         trust: float = 0.3,
         heavy: float = 0.15,
+        engine: str = "auto",
     ) -> None:
         super().__init__(seed)
+        self.engine = engine
+        self.use_kernel = use_kernel(engine)
         if worlds is None and seconds is None:
             worlds = 200
         if worlds is not None and worlds < 1:
@@ -75,6 +85,8 @@ class PimcBot(SeededBot):
         codes = [move_to_code(m) for m in moves]
         sampler = Sampler(view, trust=self.trust, heavy=self.heavy)
         side = view.rules.side_of(view.seat)
+        if self.use_kernel and self.depth == 1:
+            return self._kernel_advice(view, sampler, rng, codes)
         totals = dict.fromkeys(codes, 0.0)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
@@ -88,6 +100,29 @@ class PimcBot(SeededBot):
             done += 1
         best = max(codes, key=lambda c: totals[c])
         return Advice(code_to_move(best), {code_to_move(c): totals[c] / done for c in codes}, done)
+
+    def _kernel_advice(
+        self, view: View, sampler: Sampler, rng: random.Random, codes: list[int]
+    ) -> Advice:
+        """Depth 1 on the compiled kernel: one policy playout per move and world."""
+        worlds = view_worlds(view, sampler, rng)
+        seed = seed_from(rng)
+        sums = [0.0] * len(codes)
+        done = 0
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        while self.worlds is None or done < self.worlds:
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            # a time budget checks the clock every 64 worlds; a count runs at once
+            count = 64 if deadline is not None else self.worlds or 64
+            if self.worlds is not None:
+                count = min(count, self.worlds - done)
+            part = kernel.search_flat(worlds, codes, count, 1, 0.0, True, seed + done)
+            sums = [a + b for a, b in zip(sums, part, strict=True)]
+            done += count
+        best = max(range(len(codes)), key=lambda i: sums[i])
+        values = {code_to_move(c): v / done for c, v in zip(codes, sums, strict=True)}
+        return Advice(code_to_move(codes[best]), values, done)
 
     def choose(self, view: View) -> Move:
         return self.advise(view).move

@@ -167,3 +167,21 @@ class Sampler:
     def sample(self, rng: random.Random) -> State:
         hands, bone = self.deal(rng)
         return State.from_view(self.view, hands, bone)
+
+    def kernel_pool(
+        self, rng: random.Random
+    ) -> tuple[int, list[tuple[int, ...]], list[list[int]], list[float]]:
+        """The guesses as the compiled search draws them: ``(mode, hands, bones, cum)``.
+
+        With evidence, the weighted pool (``kernel.WORLD_POOL``: a deal by
+        weight, its boneyard reshuffled each time); without, one deal that the
+        kernel re-deals uniformly for every guess (``kernel.WORLD_UNIFORM``).
+        """
+        if not self.informed:
+            hands, bone = self.uniform(rng)
+            return 2, [tuple(hands)], [bone], []
+        if not self._deals:
+            self._fill(rng)
+        hands_pool = [tuple(hands) for hands, _bone in self._deals]
+        bones = [bone for _hands, bone in self._deals]
+        return 1, hands_pool, bones, self._cum

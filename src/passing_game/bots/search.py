@@ -26,7 +26,9 @@ On top of the model sit the pieces the bots share:
 
 Speed, for scale: about 35,000 complete playouts a second with two players
 and a million apply/undo steps a second on one core, against about 30,000
-``Round.play`` calls a second for the rules engine.
+``Round.play`` calls a second for the rules engine. When the compiled kernel
+is built the bots run their searches there instead (``bots.fast``); this
+module is the fallback and the reference the kernel is tested against.
 
 >>> from passing_game import Round, Rules
 >>> r = Round.new(Rules(players=2), seed=1)

@@ -10,7 +10,11 @@ from passing_game.cli.play import TranslatedCommand, option
 from passing_game.i18n import N_, _
 
 
-@click.command("serve", cls=TranslatedCommand)
+@click.command(
+    "serve",
+    cls=TranslatedCommand,
+    help=N_("Serve the game in the browser: tables for friends and bots."),
+)
 @option(
     "--host",
     default="127.0.0.1",

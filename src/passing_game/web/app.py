@@ -7,7 +7,8 @@ tables (``passing_game.web.tables``) and serves:
 ``GET /``, ``GET /t/CODE``  the page (lobby, or a table by its code)
 ``GET /static/...``         its script, style sheet and icon; no build step
 ``GET /api/config``         rules variants and bot levels for the lobby
-``GET /api/i18n``           every text the page shows, through ``_``
+``GET /api/i18n``           every text the page shows, through ``_`` (web/i18n.py)
+``GET /api/rules``          the players' rules for the page's rules panel
 ``GET /api/tables/CODE/record?game=N``  a finished game's record
 ``WS  /ws``                 the game: intents in, frames out
 ==========================  ===============================================
@@ -29,14 +30,15 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from passing_game import __version__
-from passing_game.i18n import LANGUAGES, _, current_language, set_language
+from passing_game.i18n import LANGUAGES, _, current_language
 from passing_game.rules import (
     DRAW_RULES,
     LEADER_RULES,
@@ -45,7 +47,7 @@ from passing_game.rules import (
     TARGET_PRESETS,
     Rules,
 )
-from passing_game.web import texts
+from passing_game.web import i18n as page_i18n
 from passing_game.web.frames import level_word
 from passing_game.web.protocol import (
     CODE_LENGTH,
@@ -75,7 +77,8 @@ SECURITY_HEADERS = {
 
 
 def _page(request: Request) -> Response:
-    return FileResponse(STATIC / "index.html", headers=SECURITY_HEADERS)
+    headers = {**SECURITY_HEADERS, "Vary": "Accept-Language, Cookie"}
+    return HTMLResponse(page_i18n.page_html(current_language()), headers=headers)
 
 
 def _config(request: Request) -> JSONResponse:
@@ -94,6 +97,17 @@ def _config(request: Request) -> JSONResponse:
                 "target_presets": list(TARGET_PRESETS),
             },
             "targets": {str(n): Rules(players=n).target for n in (2, 3, 4)},
+            # The target each preset gives (D10): players, plus "p" with partnerships.
+            "preset_targets": {
+                preset: {
+                    f"{n}{'p' if teams else ''}": Rules.with_target_preset(
+                        preset, players=n, partnerships=teams
+                    ).target
+                    for n in (2, 3, 4)
+                    for teams in ((False, True) if n == 4 else (False,))
+                }
+                for preset in TARGET_PRESETS
+            },
             "max_name": MAX_NAME,
             "code_length": CODE_LENGTH,
             "languages": list(LANGUAGES),
@@ -101,34 +115,20 @@ def _config(request: Request) -> JSONResponse:
     )
 
 
-def _catalog(request: Request) -> JSONResponse:
-    """The page's texts in one language, each one produced by ``_``."""
-    wanted = request.query_params.get("lang") or current_language()
-    if wanted not in LANGUAGES:
-        wanted = current_language()
-    before = current_language()
-    try:
-        set_language(wanted)
-        catalog = {key: _(text) for key, text in texts.PAGE_TEXTS.items()}
-    finally:
-        set_language(before)
-    return JSONResponse({"language": wanted, "texts": catalog})
-
-
-def _record(request: Request) -> Response:
+async def _record(request: Request) -> Response:
     lobby: Lobby = request.app.state.lobby
     try:
         code = clean_code(request.path_params["code"])
     except ProtocolError as exc:
         return JSONResponse({"error": str(exc)}, status_code=400)
-    table = lobby.get(code)
+    table = await lobby.get(code)
     if table is None:
         return JSONResponse({"error": _("there is no table {code}").format(code=code)}, 404)
     try:
         game = int(request.query_params.get("game", table.game))
     except ValueError:
         return JSONResponse({"error": _("game must be a number")}, status_code=400)
-    record = lobby.store.game_record(code, game)
+    record = await lobby.db.game_record(code, game)
     if record is None:
         # A game that goes on has no record yet: it would show every hand.
         return JSONResponse({"error": _("the record is there once the game is over")}, 409)
@@ -148,6 +148,7 @@ async def _socket(websocket: WebSocket) -> None:
     lobby: Lobby = websocket.app.state.lobby
     await websocket.accept()
     conn = Conn(websocket.send_text)
+    conn.language = current_language()  # chosen by LanguageMiddleware
     conn.limit = RateLimit(*websocket.app.state.rate_limit)
 
     async def pump() -> None:
@@ -173,12 +174,13 @@ async def _socket(websocket: WebSocket) -> None:
                 continue
             try:
                 intent = parse_intent(text if text is not None else message.get("bytes") or b"")
-                lobby.handle(conn, intent)
+                await lobby.handle(conn, intent)
             except ProtocolError as exc:
                 conn.push(_error(state, str(exc), exc.code))
-            except StoreError:
-                log.exception("store refused a write")
-                conn.push(_error(state, _("the server could not save that; try again"), "store"))
+            except Exception as exc:  # a database that is down must not end the connection
+                log.exception("could not carry out a %s message", _kind(text))
+                code = "store" if isinstance(exc, StoreError) else "server"
+                conn.push(_error(state, _("the server could not save that; try again"), code))
     except WebSocketDisconnect:
         pass
     finally:
@@ -186,6 +188,15 @@ async def _socket(websocket: WebSocket) -> None:
         conn.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, timeout=1.0)
+
+
+def _kind(text: str | None) -> str:
+    """A message's type for the server log (never its fields: they may hold a token)."""
+    try:
+        kind = json.loads(text or "").get("type")
+    except (ValueError, AttributeError):
+        return "?"
+    return kind if isinstance(kind, str) and kind.isalpha() and len(kind) <= 20 else "?"
 
 
 def _error(state: int, message: str, code: str) -> dict[str, Any]:
@@ -211,7 +222,7 @@ def create_app(
         store = db if isinstance(db, Store) else open_store(db)
         lobby = Lobby(store, bot_delay=bot_delay, bot_workers=bot_workers)
         app.state.lobby = lobby
-        resumed = lobby.resume_all()
+        resumed = await lobby.resume_all()
         if resumed:
             log.info("resumed %d unfinished game(s)", resumed)
         try:
@@ -225,13 +236,16 @@ def create_app(
         Route("/", _page),
         Route("/t/{code}", _page),
         Route("/api/config", _config),
-        Route("/api/i18n", _catalog),
+        Route("/api/i18n", page_i18n.catalog),
+        Route("/api/rules", page_i18n.rules),
         Route("/api/tables/{code}/record", _record),
         Route("/healthz", _health),
         WebSocketRoute("/ws", _socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    # Every request and socket in its visitor's language (web/i18n.py).
+    middleware = [Middleware(page_i18n.LanguageMiddleware)]
+    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
     app.state.rate_limit = rate_limit
     return app
 

@@ -13,7 +13,7 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
-from passing_game.i18n import N_, _
+from passing_game.i18n import N_, _, current_language
 from passing_game.match import Match
 from passing_game.moves import Draw, Pass, Play
 from passing_game.round import RoundResult
@@ -110,16 +110,17 @@ class FrameCache:
     """
 
     def __init__(self) -> None:
-        self._logs: dict[int | None, _Log] = {}
+        self._logs: dict[tuple[int | None, str], _Log] = {}
         self._summaries: dict[tuple[Any, ...], dict[str, Any]] = {}
-        self._pads: dict[tuple[int, int], list[dict[str, Any]]] = {}
+        self._pads: dict[tuple[int, int, str], list[dict[str, Any]]] = {}
 
     def history(
         self, viewer: int | None, key: tuple[Any, ...], history: Sequence[Turn], seats: Seats
     ) -> tuple[list[dict[str, Any]], list[str]]:
-        entry = self._logs.get(viewer)
+        slot = (viewer, current_language())  # the log's sentences are in one language
+        entry = self._logs.get(slot)
         if entry is None or entry.key != key or len(history) < len(entry.turns):
-            entry = self._logs[viewer] = _Log(key)
+            entry = self._logs[slot] = _Log(key)
         for turn in history[len(entry.turns) :]:
             placed = entry.lay(turn)
             led = placed is not None and not entry.played
@@ -132,7 +133,7 @@ class FrameCache:
     def summary(
         self, viewer: int | None, key: tuple[Any, ...], match: Match, seats: Seats
     ) -> dict[str, Any]:
-        full = (viewer, *key)
+        full = (viewer, current_language(), *key)
         found = self._summaries.get(full)
         if found is None:
             number = len(match.results)
@@ -143,7 +144,7 @@ class FrameCache:
         return found
 
     def pad(self, key: tuple[int, int], finished: Sequence[RoundResult]) -> list[dict[str, Any]]:
-        found = self._pads.get(key)
+        found = self._pads.get((*key, current_language()))
         if found is None:
             found = [
                 {
@@ -155,8 +156,9 @@ class FrameCache:
                 }
                 for i, r in enumerate(finished)
             ]
-            self._pads.clear()
-            self._pads[key] = found
+            if len(self._pads) > 8:
+                self._pads.clear()
+            self._pads[(*key, current_language())] = found
         return found
 
 

@@ -26,18 +26,21 @@ passing_game.web.store.DuplicateMove: table ABC234 already has move 1
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import functools
 import hashlib
 import json
 import sqlite3
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, ParamSpec, TypeVar
 
 SeatKind = Literal["open", "human", "bot"]
 
@@ -130,7 +133,14 @@ class StoredTable:
 
 
 class Store(ABC):
-    """The storage interface the server uses; both databases implement it."""
+    """The storage interface the server uses; both databases implement it.
+
+    Its methods block; the server calls them through ``AsyncStore``, in
+    worker threads, never on the event loop.
+    """
+
+    #: How many calls may usefully run at once (threads ``AsyncStore`` uses).
+    workers: int = 1
 
     @abstractmethod
     def create_table(self, table: NewTable) -> None:
@@ -470,7 +480,11 @@ class SqliteStore(_SqlStore):
 
 
 class PostgresStore(_SqlStore):
-    """A PostgreSQL database through psycopg 3; ``schema`` keeps tests apart.
+    """A PostgreSQL database through psycopg 3 and a connection pool.
+
+    ``pool_size`` connections (psycopg_pool) let that many calls run at once
+    from ``AsyncStore``'s threads, each a round trip the event loop never
+    waits for. ``schema`` keeps tests apart.
 
     Like SQLite's WAL mode with ``synchronous=NORMAL``, commits do not wait
     for the database's own disk flush (``synchronous_commit=off``): a move is
@@ -483,38 +497,112 @@ class PostgresStore(_SqlStore):
     placeholder = "%s"
 
     def __init__(
-        self, url: str, schema: str | None = None, *, synchronous_commit: bool = False
+        self,
+        url: str,
+        schema: str | None = None,
+        *,
+        synchronous_commit: bool = False,
+        pool_size: int = 4,
     ) -> None:
         super().__init__()
         import psycopg
+        from psycopg_pool import ConnectionPool
 
         self._psycopg = psycopg
-        self._conn = psycopg.connect(url, autocommit=True)
-        if not synchronous_commit:
-            self._conn.execute("SET synchronous_commit TO OFF")
-        if schema is not None:
-            if not schema.replace("_", "").isalnum():
-                raise StoreError(f"bad schema name {schema!r}")
-            self._conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
-            self._conn.execute(f'SET search_path TO "{schema}"')
+        if schema is not None and not schema.replace("_", "").isalnum():
+            raise StoreError(f"bad schema name {schema!r}")
+        # One plain connection first: a wrong URL or password fails here with
+        # the driver's own message, not with a pool's timeout.
+        with psycopg.connect(url, autocommit=True, connect_timeout=10) as first:
+            if schema is not None:
+                first.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
+
+        def configure(conn: Any) -> None:
+            if not synchronous_commit:
+                conn.execute("SET synchronous_commit TO OFF")
+            if schema is not None:
+                conn.execute(f'SET search_path TO "{schema}"')
+
+        self.workers = max(1, pool_size)
+        self._pool = ConnectionPool(
+            url,
+            min_size=1,
+            max_size=self.workers,
+            kwargs={"autocommit": True},
+            configure=configure,
+            open=True,
+            name="passing-game",
+        )
+        self._pool.wait(timeout=30)
         self._create_schema()
 
     @contextmanager
     def _transaction(self) -> Iterator[Any]:
-        with self._lock, self._conn.transaction(), self._conn.cursor() as cur:
+        with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
             yield cur
 
     @contextmanager
     def _single(self) -> Iterator[Any]:
-        with self._lock, self._conn.cursor() as cur:
+        with self._pool.connection() as conn, conn.cursor() as cur:
             yield cur
 
     def _is_integrity_error(self, exc: Exception) -> bool:
         return isinstance(exc, self._psycopg.errors.IntegrityError)
 
     def close(self) -> None:
-        with self._lock:
-            self._conn.close()
+        self._pool.close()
+
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
+class AsyncStore:
+    """A store's calls in worker threads, so the event loop never waits on a database.
+
+    SQLite gets one thread (one writer at a time anyway); PostgreSQL one per
+    pooled connection. A call returns once its transaction has committed, so
+    ``await db.append_move(...)`` still means "stored" before anything is
+    broadcast.
+    """
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._threads = ThreadPoolExecutor(
+            max_workers=max(1, store.workers), thread_name_prefix="store"
+        )
+
+    async def _call(self, fn: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._threads, functools.partial(fn, *args, **kwargs))
+
+    async def create_table(self, table: NewTable) -> None:
+        await self._call(self.store.create_table, table)
+
+    async def load_table(self, code: str) -> StoredTable | None:
+        return await self._call(self.store.load_table, code)
+
+    async def unfinished_codes(self) -> list[str]:
+        return await self._call(self.store.unfinished_codes)
+
+    async def update_seat(self, code: str, seat: SeatRow) -> None:
+        await self._call(self.store.update_seat, code, seat)
+
+    async def append_move(self, code: str, seq: int, game: int, move: str) -> None:
+        await self._call(self.store.append_move, code, seq, game, move)
+
+    async def finish_game(self, code: str, game: int, record: str) -> None:
+        await self._call(self.store.finish_game, code, game, record)
+
+    async def start_game(self, code: str, game: int, seed: int) -> None:
+        await self._call(self.store.start_game, code, game, seed)
+
+    async def game_record(self, code: str, game: int) -> str | None:
+        return await self._call(self.store.game_record, code, game)
+
+    def shutdown(self) -> None:
+        """Wait for the calls in flight (every write they hold is committed), then stop."""
+        self._threads.shutdown(wait=True)
 
 
 def open_store(url: str | None = None) -> Store:
@@ -536,6 +624,7 @@ def open_store(url: str | None = None) -> Store:
 
 __all__ = [
     "DEFAULT_DB",
+    "AsyncStore",
     "DuplicateMove",
     "NewTable",
     "PostgresStore",

@@ -1,15 +1,17 @@
 """The tables a server holds: people, bots, moves, and who is told what.
 
-Everything that changes a table runs on the event loop without awaiting in
-between (check, store, apply, send), so two intents never interleave. The
-one thing that waits is a bot's (or the hint adviser's) thinking, which runs
-in a worker thread; its move is then checked against the table's move count
+Everything that changes a table holds the table's lock (``Table.lock``)
+from its check to its broadcast, so two intents never interleave. While it
+is held the table waits for the database, in a worker thread
+(``AsyncStore``): the event loop goes on serving every other table. A bot's
+(or the hint adviser's) thinking also runs off the loop, in a thread or a
+worker process; its move is then checked against the table's move count
 before it is taken, exactly like a person's.
 
 Order for every accepted move: check it against the rules, store it (with
-the table's next sequence number), apply it, and only then put the new
-frames on the clients' queues. A client's frames go out in order through
-its own queue, so a slow client never holds up a table.
+the table's next sequence number) and wait for the commit, apply it, and
+only then put the new frames on the clients' queues. A client's frames go
+out in order through its own queue, so a slow client never holds up a table.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from typing import Any
 from passing_game import bots as bot_registry
 from passing_game.bots import Bot
 from passing_game.errors import PassingGameError
-from passing_game.i18n import _
+from passing_game.i18n import DEFAULT_LANGUAGE, _, using_language
 from passing_game.match import Match
 from passing_game.moves import DRAW, PASS, Move, parse_move
 from passing_game.records import dump_record
@@ -45,7 +47,14 @@ from passing_game.web.protocol import (
     parse_rules,
     parse_seats,
 )
-from passing_game.web.store import NewTable, SeatRow, Store, StoredTable, hash_token
+from passing_game.web.store import (
+    AsyncStore,
+    NewTable,
+    SeatRow,
+    Store,
+    StoredTable,
+    hash_token,
+)
 
 log = logging.getLogger("passing_game.web")
 
@@ -95,6 +104,8 @@ class Conn:
         self.limit = RateLimit()
         self.hinting = False
         self.closed = False
+        #: The visitor's language (``web/i18n.py``): frames and errors are worded in it.
+        self.language = DEFAULT_LANGUAGE
         self._last_rate_error = -1.0
 
     def push(self, frame: dict[str, Any]) -> None:
@@ -194,6 +205,8 @@ class Table:
         self.spectators: set[Conn] = set()
         self.acks: set[int] = set()
         self._bot_task: asyncio.Task[None] | None = None
+        #: Held from a change's check to its broadcast (the store is awaited inside).
+        self.lock = asyncio.Lock()
         self.cache = frames.FrameCache()
         self._start_game(stored.seed)
         for index, text in enumerate(stored.moves, start=1):
@@ -217,8 +230,8 @@ class Table:
     # -- reading -----------------------------------------------------------
 
     @property
-    def store(self) -> Store:
-        return self.lobby.store
+    def db(self) -> AsyncStore:
+        return self.lobby.db
 
     @property
     def started(self) -> bool:
@@ -261,25 +274,36 @@ class Table:
         self.state += 1
         for seat in self.seats:
             if seat.conns:
-                text = encode(self.frame(seat.seat))
-                for conn in list(seat.conns):
-                    conn.push_text(text)
+                self._push_frames(seat.conns, seat.seat)
         if self.spectators:
-            text = encode(self.frame(None))
-            for conn in list(self.spectators):
-                conn.push_text(text)
+            self._push_frames(self.spectators, None)
         self.kick()
 
+    def _push_frames(self, conns: set[Conn], viewer: int | None) -> None:
+        """``viewer``'s frame to each of ``conns``, worded once per language among them."""
+        texts: dict[str, str] = {}
+        for conn in list(conns):
+            text = texts.get(conn.language)
+            if text is None:
+                with using_language(conn.language):
+                    text = texts[conn.language] = encode(self.frame(viewer))
+            conn.push_text(text)
+
     def send_state(self, conn: Conn) -> None:
-        conn.push(self.frame(conn.seat))
+        with using_language(conn.language):
+            conn.push(self.frame(conn.seat))
 
     # -- who sits where ----------------------------------------------------
 
-    def claim(self, seat: int | None, name: str) -> tuple[int, str]:
+    async def claim(self, seat: int | None, name: str) -> tuple[int, str]:
         """A person takes an open seat; returns the seat and its new secret token.
 
         The caller then attaches the connection to the seat.
         """
+        async with self.lock:
+            return await self._claim(seat, name)
+
+    async def _claim(self, seat: int | None, name: str) -> tuple[int, str]:
         if seat is None:
             seat = next((s.seat for s in self.seats if s.kind == "open"), None)
             if seat is None:
@@ -291,7 +315,7 @@ class Table:
             raise ProtocolError(_("that seat is taken"), "seat-taken")
         token = secrets.token_urlsafe(24)
         row = SeatRow(seat, "human", name, None, hash_token(token))
-        self.store.update_seat(self.code, row)
+        await self.db.update_seat(self.code, row)
         target.kind, target.name, target.token_hash = "human", row.name, row.token_hash
         return seat, token
 
@@ -325,8 +349,19 @@ class Table:
 
     # -- moves -------------------------------------------------------------
 
-    def accept(self, seat: int, move: Move) -> None:
-        """Check, store, apply, tell: the one way a move enters a game."""
+    async def accept(self, seat: int, move: Move, *, at: int | None = None) -> bool:
+        """Check, store, apply, tell: the one way a move enters a game.
+
+        ``at`` is the move count a bot chose for: if the table has moved on
+        since, the move is dropped (``False``) instead of refused.
+        """
+        async with self.lock:
+            if at is not None and at != self.seq:
+                return False
+            await self._accept(seat, move)
+            return True
+
+    async def _accept(self, seat: int, move: Move) -> None:
         m = self.match
         if m.is_over:
             raise ProtocolError(_("the game is over"), "game-over")
@@ -338,20 +373,28 @@ class Table:
         if reason is not None:
             raise ProtocolError(reason, "illegal")
         seq = self.seq + 1
-        self.store.append_move(self.code, seq, self.game, str(move))
+        # Stored (committed) before anything changes here or anybody hears of it.
+        await self.db.append_move(self.code, seq, self.game, str(move))
         self.seq = seq
         result = m.play(move)
         self.round_moves = 0 if result is not None and not m.is_over else self.round_moves + 1
         if result is not None:
             self.acks.clear()
         if m.is_over:
-            self.store.finish_game(self.code, self.game, self.record())
+            await self.finish()
         self.broadcast()
+
+    async def finish(self) -> None:
+        """Keep a finished game's record; a failure is logged and mended on restart."""
+        try:
+            await self.db.finish_game(self.code, self.game, self.record())
+        except Exception:
+            log.exception("table %s: the finished game's record was not stored", self.code)
 
     def record(self) -> str:
         return dump_record(self.match, names=self.names())
 
-    def act(self, conn: Conn, intent: Intent) -> None:
+    async def act(self, conn: Conn, intent: Intent) -> None:
         """A seated person's intent about the game."""
         kind = intent.type
         if kind == "sync":
@@ -366,7 +409,7 @@ class Table:
             self.broadcast()
             return
         if kind == "rematch":
-            self.rematch()
+            await self.rematch()
             return
         if kind == "hint":
             self.lobby.spawn(self.hint(conn))
@@ -379,14 +422,18 @@ class Table:
             move = PASS
         else:  # pragma: no cover - the schema has no other types
             raise ProtocolError(_("unknown message type {type!r}").format(type=kind))
-        self.accept(seat, move)
+        await self.accept(seat, move)
         self.acks.add(seat)
 
-    def rematch(self) -> None:
+    async def rematch(self) -> None:
+        async with self.lock:
+            await self._rematch()
+
+    async def _rematch(self) -> None:
         if not self.match.is_over:
             raise ProtocolError(_("a rematch starts once the game is over"), "not-over")
         seed = secrets.randbits(63)
-        self.store.start_game(self.code, self.game + 1, seed)
+        await self.db.start_game(self.code, self.game + 1, seed)
         self.game += 1
         self.acks.clear()
         self._start_game(seed)
@@ -475,7 +522,7 @@ class Table:
             if self.seq != seq or self.bot_to_move() != seat:
                 continue
             try:
-                self.accept(seat, move)
+                await self.accept(seat, move, at=seq)
             except ProtocolError as exc:
                 log.error("bot %s at table %s chose a refused move: %s", bot.name, self.code, exc)
                 return
@@ -487,6 +534,7 @@ class Lobby:
 
     def __init__(self, store: Store, *, bot_delay: float = 0.6, bot_workers: int = 0) -> None:
         self.store = store
+        self.db = AsyncStore(store)
         self.bot_delay = bot_delay
         self.bot_workers = bot_workers
         self._pool: ProcessPoolExecutor | None = None
@@ -519,47 +567,55 @@ class Lobby:
         if not task.cancelled() and task.exception() is not None:
             log.error("a table task failed", exc_info=task.exception())
 
-    def resume_all(self) -> int:
-        """On start: load every unfinished game and let its bots go on."""
+    async def resume_all(self) -> int:
+        """On start: load every unfinished game and let its bots go on.
+
+        A game whose last move was stored but whose end was not (the server
+        died in between) is finished here.
+        """
         count = 0
-        for code in self.store.unfinished_codes():
+        for code in await self.db.unfinished_codes():
             try:
-                table = self.get(code)
+                table = await self.get(code)
             except Exception:
                 log.exception("table %s could not be restored", code)
                 continue
             if table is not None:
+                if table.match.is_over:
+                    await table.finish()
                 table.kick()
                 count += 1
         return count
 
-    def get(self, code: str) -> Table | None:
+    async def get(self, code: str) -> Table | None:
         table = self.tables.get(code)
         if table is None:
-            stored = self.store.load_table(code)
+            stored = await self.db.load_table(code)
             if stored is None:
                 return None
-            table = Table(self, stored)
-            self.tables[code] = table
+            # Another connection may have loaded it while this one waited.
+            table = self.tables.get(code)
+            if table is None:
+                table = self.tables[code] = Table(self, stored)
         return table
 
-    def need(self, code: str) -> Table:
-        table = self.get(code)
+    async def need(self, code: str) -> Table:
+        table = await self.get(code)
         if table is None:
             raise ProtocolError(_("there is no table {code}").format(code=code), "no-such-table")
         return table
 
-    def new_code(self) -> str:
+    async def new_code(self) -> str:
         for _attempt in range(50):
             code = "".join(secrets.choice(CODE_ALPHABET) for _i in range(CODE_LENGTH))
-            if code not in self.tables and self.store.load_table(code) is None:
+            if code not in self.tables and await self.db.load_table(code) is None:
                 return code
         raise RuntimeError("no free table code")  # pragma: no cover
 
-    def create(self, intent: Intent) -> tuple[Table, int, str]:
+    async def create(self, intent: Intent) -> tuple[Table, int, str]:
         rules = parse_rules(intent["rules"])
         spec = parse_seats(intent["seats"], rules.players, tuple(bot_choices()))
-        code = self.new_code()
+        code = await self.new_code()
         token = secrets.token_urlsafe(24)
         rows = []
         for seat, entry in enumerate(spec):
@@ -570,8 +626,8 @@ class Lobby:
             else:
                 rows.append(SeatRow(seat, "bot", entry, entry))
         seed = secrets.randbits(63)
-        self.store.create_table(NewTable(code, rules.to_dict(), seed, tuple(rows)))
-        table = self.get(code)
+        await self.db.create_table(NewTable(code, rules.to_dict(), seed, tuple(rows)))
+        table = await self.get(code)
         assert table is not None
         return table, spec.index("you"), token
 
@@ -579,34 +635,34 @@ class Lobby:
         if conn.table is not None:
             conn.table.detach(conn)
 
-    def handle(self, conn: Conn, intent: Intent) -> None:
+    async def handle(self, conn: Conn, intent: Intent) -> None:
         """Carry out one checked intent; ``ProtocolError`` leaves everything as it was."""
         kind = intent.type
         if kind == "create":
-            table, seat, token = self.create(intent)
+            table, seat, token = await self.create(intent)
             conn.push(self.joined(table, seat, token))
             table.attach(conn, seat)
             return
         if kind == "join":
-            table = self.need(intent["code"])
-            seat, token = table.claim(intent.get("seat"), intent["name"])
+            table = await self.need(intent["code"])
+            seat, token = await table.claim(intent.get("seat"), intent["name"])
             conn.push(self.joined(table, seat, token))
             table.attach(conn, seat)
             return
         if kind == "resume":
-            table = self.need(intent["code"])
+            table = await self.need(intent["code"])
             table.check_token(intent["seat"], intent["token"])
             conn.push(self.joined(table, intent["seat"], None))
             table.attach(conn, intent["seat"])
             return
         if kind == "watch":
-            table = self.need(intent["code"])
+            table = await self.need(intent["code"])
             conn.push(self.joined(table, None, None))
             table.attach(conn, None)
             return
         if conn.table is None:
             raise ProtocolError(_("join a table first"), "no-table")
-        conn.table.act(conn, intent)
+        await conn.table.act(conn, intent)
 
     @staticmethod
     def joined(table: Table, seat: int | None, token: str | None) -> dict[str, Any]:
@@ -630,3 +686,5 @@ class Lobby:
                 await task
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
+        # Writes already handed to the store finish (and commit) before it closes.
+        await asyncio.to_thread(self.db.shutdown)

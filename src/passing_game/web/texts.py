@@ -5,7 +5,7 @@ catalog, whose values go through ``passing_game.i18n._`` in the language
 asked for, so gettext catalogs translate the page like the terminal game.
 Keys are the English texts themselves, except the rules variants (their
 values in ``Rules``, which are not sentences). ``{name}`` placeholders are
-filled in by the page.
+filled in by the page. Texts with a count are ``web.i18n.PAGE_PLURALS``.
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ PAGE_TEXTS: dict[str, str] = {
     "Scoring": N_("Scoring"),
     "Who leads each round": N_("Who leads each round"),
     "Target score": N_("Target score"),
-    "Empty: {n} points": N_("Empty: {n} points"),
     "Create table": N_("Create table"),
     "Join a friend's table": N_("Join a friend's table"),
     "Table code": N_("Table code"),
@@ -57,13 +56,8 @@ PAGE_TEXTS: dict[str, str] = {
     "offline": N_("offline"),
     "{name} (you)": N_("{name} (you)"),
     "to move": N_("to move"),
-    "1 tile": N_("1 tile"),
-    "{n} tiles": N_("{n} tiles"),
     "Team {a}+{b}": N_("Team {a}+{b}"),
     "{n} pts": N_("{n} pts"),
-    "Boneyard: {n} tiles, {d} can be drawn, {l} locked": N_(
-        "Boneyard: {n} tiles, {d} can be drawn, {l} locked"
-    ),
     "Boneyard": N_("Boneyard"),
     "{d} to draw · {l} locked": N_("{d} to draw · {l} locked"),
     "Your hand": N_("Your hand"),
@@ -84,7 +78,6 @@ PAGE_TEXTS: dict[str, str] = {
     "Moves this round": N_("Moves this round"),
     "No moves yet this round.": N_("No moves yet this round."),
     "empty": N_("empty"),
-    "{n} pips": N_("{n} pips"),
     "Rematch": N_("Rematch"),
     "Download the record": N_("Download the record"),
     "Back to the lobby": N_("Back to the lobby"),
@@ -115,6 +108,9 @@ PAGE_TEXTS: dict[str, str] = {
     "Take a seat": N_("Take a seat"),
     "Link copied.": N_("Link copied."),
     "Connecting…": N_("Connecting…"),
+    # The language switch and the rules panel (web/i18n.py; counted texts are there too).
+    "Language": N_("Language"),
+    "Rules of the game": N_("Rules of the game"),
     "rule.draw.ends-turn": N_("A draw ends the turn"),
     "rule.draw.continue": N_("After a draw, the drawer acts again"),
     "rule.passing.free": N_("Pass whenever you like"),
@@ -124,4 +120,8 @@ PAGE_TEXTS: dict[str, str] = {
     "rule.leader.random": N_("At random every round"),
     "rule.leader.rotate": N_("The next seat clockwise"),
     "rule.leader.winner": N_("The last round's winner"),
+    "Target preset": N_("Target preset"),
+    "Used when no target score is given": N_("Used when no target score is given"),
+    "rule.target_preset.seeds": N_("101 for 2-3 players, 61 for 4"),
+    "rule.target_preset.alternate": N_("101 for 2 players or partnerships, 61 otherwise"),
 }

@@ -6,7 +6,6 @@
 "use strict";
 
 const S = {
-  cat: {},
   config: null,
   ws: null,
   wsOpen: false,
@@ -28,14 +27,72 @@ const S = {
 
 // -- texts ---------------------------------------------------------------
 
+// Texts come from the server's catalogs through static/i18n.js (loaded first).
 function t(key, params) {
-  let text = Object.prototype.hasOwnProperty.call(S.cat, key) ? S.cat[key] : key;
-  if (params) {
-    for (const [name, value] of Object.entries(params)) {
-      text = text.split("{" + name + "}").join(String(value));
-    }
-  }
-  return text;
+  return I18N.t(key, params);
+}
+
+function nt(key, n, params) {
+  return I18N.nt(key, n, params);
+}
+
+// The language switch (lobby and table): remembered, and the socket reconnects
+// so that the server words its frames in the new language too.
+function languageSwitch() {
+  const sel = h("select", { id: "lang-switch", class: "lang-switch", "aria-label": t("Language"), title: t("Language") },
+    I18N.languages.map((l) => h("option", { value: l.code, selected: l.code === I18N.language, lang: l.code }, l.name)));
+  sel.addEventListener("change", () => switchLanguage(sel.value));
+  return sel;
+}
+
+async function switchLanguage(code) {
+  if (!I18N.known(code)) return;
+  I18N.remember(code);
+  const [, cfg] = await Promise.all([I18N.load(code), fetchConfig(code)]);
+  S.config = cfg;
+  S.rulesNodes = null;
+  const old = S.ws;
+  S.ws = null;
+  S.wsOpen = false;
+  if (old) old.close();
+  connect();
+  render();
+  document.getElementById("lang-switch")?.focus();
+}
+
+function fetchConfig(code) {
+  return fetch("/api/config?lang=" + encodeURIComponent(code)).then((r) => r.json());
+}
+
+function rulesButton() {
+  return h("button", { type: "button", class: "small rules-button", id: "rules-button", "data-key": "rules", onclick: () => openRules() }, t("Rules of the game"));
+}
+
+async function openRules() {
+  if (!S.rulesNodes) S.rulesNodes = await I18N.rules();
+  S.rulesPanel = true;
+  render();
+  document.getElementById("rules-close")?.focus();
+}
+
+function closeRules() {
+  S.rulesPanel = false;
+  render();
+  document.getElementById("rules-button")?.focus();
+}
+
+// The players' rules (texts/rules*.md, rendered by the server) in a dialog.
+function renderRulesPanel() {
+  if (!S.rulesPanel || !S.rulesNodes) return null;
+  return h("div", { class: "overlay rules-overlay", onclick: (e) => { if (e.target === e.currentTarget) closeRules(); } },
+    h("section", { class: "rules-panel card", role: "dialog", "aria-modal": "true", "aria-label": t("Rules of the game"), lang: I18N.language },
+      h("div", { class: "rules-head" },
+        h("button", { type: "button", id: "rules-close", "data-key": "rules-close", onclick: closeRules }, t("Close"))),
+      h("div", { class: "rules-text", id: "rules-text" }, S.rulesNodes.map((node) => node.cloneNode(true)))));
+}
+
+function pageTools() {
+  return h("nav", { class: "page-tools" }, rulesButton(), languageSwitch());
 }
 
 // -- building the page -----------------------------------------------------
@@ -114,7 +171,7 @@ function tileParts(text) {
 // -- the connection ----------------------------------------------------------
 
 function wsUrl() {
-  return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
+  return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws?lang=" + encodeURIComponent(I18N.language);
 }
 
 function connect() {
@@ -294,8 +351,12 @@ function renderLobby() {
       h("span", { text: String(n) }))));
   const teams = h("input", { type: "checkbox", name: "partnerships", id: "f-partnerships", checked: partnerships, disabled: players !== 4,
     onchange: (e) => { S.lobbyTeams = e.target.checked; render(); } });
+  const preset = S.lobbyPreset || cfg.rules.target_presets[0];
+  const presetTarget = (cfg.preset_targets[preset] || {})[String(players) + (partnerships ? "p" : "")] || cfg.targets[String(players)];
   const target = h("input", { type: "number", name: "target", id: "f-target", min: 1, max: 10000, inputmode: "numeric",
-    placeholder: String(cfg.targets[String(players)]), value: S.lobbyTarget || "", oninput: (e) => { S.lobbyTarget = e.target.value; } });
+    placeholder: String(presetTarget), value: S.lobbyTarget || "", oninput: (e) => { S.lobbyTarget = e.target.value; } });
+  const presetSel = select("target_preset", cfg.rules.target_presets.map((v) => [v, ruleWord("target_preset", v)]), preset);
+  presetSel.addEventListener("change", () => { S.lobbyPreset = presetSel.value; render(); });
   const name = h("input", { type: "text", name: "name", id: "f-name", maxlength: cfg.max_name, required: true, autocomplete: "nickname", value: S.lobbyName ?? savedName(),
     oninput: (e) => { S.lobbyName = e.target.value; } });
   const rule = (kind, values, value) => {
@@ -309,12 +370,13 @@ function renderLobby() {
     h("fieldset", {}, h("legend", { text: t("Players") }), playerRadios,
       h("label", { class: "check" }, teams, h("span", { text: t("Partnerships (seats 0+2 against 1+3)") }))),
     h("fieldset", {}, h("legend", { text: t("Seats") }), h("ol", { class: "seat-list" }, seatRows)),
-    h("details", { class: "rules-box" }, h("summary", { text: t("Rules and variants") }),
+    h("details", { class: "rules-box", open: !!S.rulesOpen, ontoggle: (e) => { S.rulesOpen = e.target.open; } }, h("summary", { text: t("Rules and variants") }),
       field(t("Drawing"), rule("draw", cfg.rules.draw, "ends-turn")),
       field(t("Passing"), rule("passing", cfg.rules.passing, "free")),
       field(t("Scoring"), rule("scoring", cfg.rules.scoring, "literal")),
       field(t("Who leads each round"), rule("leader", cfg.rules.leader, "random")),
-      field(t("Target score"), target, t("Empty: {n} points", { n: cfg.targets[String(players)] }))),
+      field(t("Target score"), target, nt("Empty: {n} point", presetTarget)),
+      field(t("Target preset"), presetSel, t("Used when no target score is given"))),
     h("button", { type: "submit", class: "primary big", id: "create-button", text: t("Create table") }),
   );
 
@@ -331,6 +393,7 @@ function renderLobby() {
       h("button", { type: "button", id: "watch-button", text: t("Watch"), onclick: () => watchTable(code.value) })));
 
   return h("main", { class: "lobby" },
+    pageTools(),
     h("header", { class: "hero" },
       h("div", { class: "hero-tiles", "aria-hidden": "true" }, domino(6, 6), domino(3, 5, { across: true }), domino(1, 4)),
       h("h1", { text: t("The Passing Game") }),
@@ -353,6 +416,7 @@ function createTable() {
   const rules = { players, partnerships: players === 4 && !!S.lobbyTeams, ...(S.lobbyRules || {}) };
   const target = parseInt(S.lobbyTarget || "", 10);
   if (Number.isInteger(target) && target > 0) rules.target = target;
+  else if (S.lobbyPreset) rules.target_preset = S.lobbyPreset;
   S.watching = false;
   send({ type: "create", name, seats, rules });
 }
@@ -454,7 +518,7 @@ function renderSeat(frame, seat) {
       toMove ? h("span", { class: "turn-badge", text: t("to move") }) : null),
     h("div", { class: "seat-meta" },
       h("span", { class: "seat-no", text: t("Seat {n}", { n: seat }) }),
-      h("span", { class: "count", text: s.tiles === 1 ? t("1 tile") : t("{n} tiles", { n: s.tiles }) }),
+      h("span", { class: "count", text: nt("{n} tile", s.tiles) }),
       h("span", { class: "conn", text: status }),
       frame.rules.partnerships ? h("span", { class: "team", text: t("Team {a}+{b}", { a: s.side, b: s.side + 2 }) }) : null,
       h("span", { class: "score", text: t("{n} pts", { n: score }) })),
@@ -467,7 +531,7 @@ function renderBoneyard(frame) {
   for (let i = 0; i < r.drawable; i++) pile.append(backTile({ small: true }));
   for (let i = 0; i < r.locked; i++) pile.append(backTile({ small: true, locked: true }));
   return h("div", { class: "boneyard", role: "group",
-      "aria-label": t("Boneyard: {n} tiles, {d} can be drawn, {l} locked", { n: r.boneyard, d: r.drawable, l: r.locked }) },
+      "aria-label": nt("Boneyard: {n} tile, {d} can be drawn, {l} locked", r.boneyard, { d: r.drawable, l: r.locked }) },
     h("div", { class: "boneyard-title", text: t("Boneyard") }),
     pile,
     h("div", { class: "boneyard-note", text: t("{d} to draw · {l} locked", { d: r.drawable, l: r.locked }) }));
@@ -533,7 +597,7 @@ function renderSummary(frame) {
   const hands = sum ? sum.hands.map((hand, seat) => h("li", { class: "reveal" + (sum.pips[seat] === Math.min(...sum.pips) ? " low" : "") },
     h("span", { class: "who", text: seatLabel(frame, seat) }),
     h("span", { class: "tiles" }, hand.length ? hand.map((tile) => { const [a, b] = tileParts(tile); return domino(a, b, { small: true }); }) : h("em", { text: t("empty") })),
-    h("span", { class: "pips", text: t("{n} pips", { n: sum.pips[seat] }) }))) : [];
+    h("span", { class: "pips", text: nt("{n} pip", sum.pips[seat]) }))) : [];
   const close = () => {
     if (sum) localStorage.setItem(seenKey(frame), String(sum.round));
     S.summaryOpen = false;
@@ -580,7 +644,8 @@ function renderTable() {
     h("span", { class: "code" }, h("span", { text: t("Table") + " " }), h("strong", { id: "table-code", text: frame.table })),
     h("button", { type: "button", class: "small", "data-key": "copy", onclick: () => copyLink(link) }, t("Copy link")),
     h("span", { class: "net " + (S.wsOpen ? "on" : "off"), text: S.wsOpen ? t("connected") : t("reconnecting…") }),
-    h("span", { class: "round-no", text: t("Round {n}", { n: r.number }) }));
+    h("span", { class: "round-no", text: t("Round {n}", { n: r.number }) }),
+    pageTools());
   const status = h("p", { class: "status" + (r.legal.length ? " mine" : ""), id: "status", role: "status", "aria-live": "polite", text: frame.status });
   const opponents = h("div", { class: "opponents" }, order.map((seat) => renderSeat(frame, seat)));
   const board = h("div", { class: "board" }, renderTrain(frame), renderBoneyard(frame));
@@ -624,6 +689,7 @@ function renderTable() {
 function renderJoinPanel() {
   const name = h("input", { type: "text", id: "jp-name", maxlength: S.config.max_name, value: S.lobbyName ?? savedName(), oninput: (e) => { S.lobbyName = e.target.value; } });
   return h("main", { class: "lobby" },
+    pageTools(),
     h("header", { class: "hero" }, h("h1", { text: t("The Passing Game") }),
       h("p", { class: "tagline", text: t("Table {code}", { code: S.code }) })),
     h("form", { class: "card join", onsubmit: (e) => { e.preventDefault(); joinTable(S.code, name.value); } },
@@ -657,7 +723,7 @@ function render() {
   else if (S.code) page = h("main", { class: "lobby" }, h("p", { class: "loading", text: t("Connecting…") }));
   else page = renderLobby();
   const notice = S.notice ? h("div", { class: "notice " + S.notice.kind, role: "alert", text: S.notice.text }) : null;
-  root.replaceChildren(page, notice || "");
+  root.replaceChildren(page, notice || "", renderRulesPanel() || "");
   if (focused) root.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
   const log = document.getElementById("log");
   if (log && atBottom) log.scrollTop = log.scrollHeight;
@@ -667,6 +733,10 @@ function render() {
 function onKey(event) {
   if (event.target && ["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName)) return;
   if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (S.rulesPanel) {
+    if (event.key === "Escape") closeRules();
+    return;
+  }
   const frame = S.frame;
   if (!frame || S.code !== frame.table) return;
   const key = event.key.toLowerCase();
@@ -700,14 +770,9 @@ function route() {
 }
 
 async function start() {
-  const lang = new URLSearchParams(location.search).get("lang") || (navigator.language || "en").slice(0, 2);
-  const [cat, cfg] = await Promise.all([
-    fetch("/api/i18n?lang=" + encodeURIComponent(lang)).then((r) => r.json()),
-    fetch("/api/config").then((r) => r.json()),
-  ]);
-  S.cat = cat.texts;
-  document.documentElement.lang = cat.language;
-  S.config = cfg;
+  // No language asked for or remembered: the server follows Accept-Language.
+  const cat = await I18N.load(I18N.wanted());
+  S.config = await fetchConfig(cat.language);
   document.addEventListener("keydown", onKey);
   window.addEventListener("popstate", route);
   route();
