@@ -400,7 +400,8 @@ def test_cli_refuses_bad_input() -> None:
         (["random"], "at least two bots"),
         (["random", "greedy", "--out", "x.txt"], ".json or .csv"),
         (["random", "greedy", "--rounds", "5", "--matches", "5"], "not both"),
-        (["random", "greedy", "--partnerships"], "partnerships need 4 players"),
+        (["random", "greedy", "-n", "2", "--partnerships"], "partnerships need 4 players"),
+        (["random", "greedy", "--target", "10", "--target-preset", "seeds"], "not both"),
         (["random", "greedy", "--sprt", "--elo1", "-1"], "elo0 < elo1"),
     ]:
         done = runner.invoke(main, ["arena", *args])

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 import click
 from rich.console import Console
 
-from passing_game.rules import DRAW_RULES, LEADER_RULES, PASSING_RULES, SCORING_RULES
+from passing_game.cli.options import rules_options
+from passing_game.rules import Rules
 
 if TYPE_CHECKING:
     from passing_game.arena.runner import GameOutcome
@@ -51,14 +52,7 @@ def _check_extra() -> None:
 
 @click.command("arena")
 @click.argument("bots", nargs=-1, required=True, metavar="BOT BOT [BOT ...]")
-@click.option(
-    "-n",
-    "--players",
-    type=click.IntRange(2, 4),
-    default=2,
-    show_default=True,
-    help="Players at the table.",
-)
+@rules_options
 @click.option(
     "-r",
     "--rounds",
@@ -101,12 +95,6 @@ def _check_extra() -> None:
     show_default=True,
     help="Arrange each group of bots in every rotation or in every permutation of the seats.",
 )
-@click.option("--partnerships", is_flag=True, help="4 players in two teams; partners are one bot.")
-@click.option("--draw", type=click.Choice(DRAW_RULES), default="ends-turn", show_default=True)
-@click.option("--passing", type=click.Choice(PASSING_RULES), default="free", show_default=True)
-@click.option("--scoring", type=click.Choice(SCORING_RULES), default="literal", show_default=True)
-@click.option("--leader", type=click.Choice(LEADER_RULES), default="random", show_default=True)
-@click.option("--target", type=click.IntRange(min=1), default=None, help="Match target score.")
 @click.option("--sprt", is_flag=True, help="Stop once the first bot is decided better or not.")
 @click.option("--elo0", type=float, default=0.0, show_default=True, help="SPRT: H0 Elo.")
 @click.option("--elo1", type=float, default=5.0, show_default=True, help="SPRT: H1 Elo.")
@@ -133,7 +121,7 @@ def _check_extra() -> None:
 )
 def arena_command(
     bots: tuple[str, ...],
-    players: int,
+    rules: Rules,
     rounds: int | None,
     matches: int | None,
     jobs: int | None,
@@ -141,12 +129,6 @@ def arena_command(
     address: str | None,
     seed: int,
     seatings: str,
-    partnerships: bool,
-    draw: str,
-    passing: str,
-    scoring: str,
-    leader: str,
-    target: int | None,
     sprt: bool,
     elo0: float,
     elo1: float,
@@ -168,7 +150,7 @@ def arena_command(
     """
     _check_extra()
     from passing_game.arena.runner import ArenaConfig, ArenaError, bot_specs, run
-    from passing_game.rules import Rules, RulesError
+    from passing_game.rules import RulesError
 
     if len(bots) < 2:
         raise click.UsageError("name at least two bots")
@@ -180,15 +162,6 @@ def arena_command(
     if plot is not None and plot.suffix.lower() not in (".png", ".svg", ".pdf"):
         raise click.BadParameter(f"{plot} must end in .png (or .svg, .pdf)", param_hint="--plot")
     try:
-        rules = Rules(
-            players=players,
-            partnerships=partnerships,
-            draw=draw,  # type: ignore[arg-type]
-            passing=passing,  # type: ignore[arg-type]
-            scoring=scoring,  # type: ignore[arg-type]
-            leader=leader,  # type: ignore[arg-type]
-            target=target,  # type: ignore[arg-type]
-        )
         specs = bot_specs(bots)
         games = matches or rounds or (DEFAULT_SPRT_LIMIT if sprt else DEFAULT_ROUNDS)
         config = ArenaConfig(

@@ -10,97 +10,19 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
 
 import click
 
+from passing_game.cli.options import TranslatedCommand, option, rules_options
 from passing_game.errors import RecordError
 from passing_game.i18n import N_, _
 from passing_game.records import load_record, record_names
-from passing_game.rules import (
-    DRAW_RULES,
-    LEADER_RULES,
-    PASSING_RULES,
-    SCORING_RULES,
-    TARGET_PRESETS,
-    Rules,
-    RulesError,
-)
+from passing_game.rules import Rules
 from passing_game.terminal.render import make_console
 
 #: Seconds between computer moves when a person watches in a terminal.
 TERMINAL_DELAY = 0.5
-
-
-class TranslatedOption(click.Option):
-    """An option whose help text is translated when shown, not when imported.
-
-    Subcommand modules are imported before ``--lang`` takes effect, so help
-    strings are stored untranslated (marked with ``N_``) and translated here.
-    """
-
-    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
-        record = super().get_help_record(ctx)
-        if record is None or not self.help:
-            return record
-        text = _(self.help)
-        if "{bots}" in text:
-            from passing_game.terminal.game import fair_bot_names
-
-            text = text.format(bots=", ".join(fair_bot_names()))
-        return record[0], record[1].replace(self.help, text, 1)
-
-
-class TranslatedCommand(click.Command):
-    """A command whose description is translated when its help is shown."""
-
-    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        original = self.help
-        if original:
-            self.help = _(original)
-        try:
-            super().format_help_text(ctx, formatter)
-        finally:
-            self.help = original
-
-
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def option(*names: str, **settings: Any) -> Callable[[_F], _F]:
-    """``click.option`` with help translated at display time."""
-    return click.option(*names, cls=TranslatedOption, **settings)
-
-
-def build_rules(
-    players: int | None,
-    partnerships: bool,
-    draw: str,
-    passing: str,
-    scoring: str,
-    leader: str,
-    target: int | None,
-    target_preset: str | None,
-) -> Rules:
-    """Rules from the options; a bad combination becomes a usage error."""
-    if target is not None and target_preset is not None:
-        raise click.UsageError(_("give --target or --target-preset, not both"))
-    fields: dict[str, Any] = {
-        "players": players if players is not None else (4 if partnerships else 2),
-        "partnerships": partnerships,
-        "draw": draw,
-        "passing": passing,
-        "scoring": scoring,
-        "leader": leader,
-    }
-    try:
-        if target_preset is not None:
-            return Rules.with_target_preset(target_preset, **fields)
-        return Rules(target=target, **fields)  # type: ignore[arg-type]
-    except RulesError as exc:
-        raise click.UsageError(str(exc)) from None
 
 
 def parse_bots(text: str, players: int) -> tuple[str, ...]:
@@ -150,55 +72,7 @@ def check_save_path(path: Path | None) -> None:
     cls=TranslatedCommand,
     help=N_("Play The Passing Game in the terminal against computer opponents."),
 )
-@option(
-    "--players",
-    type=click.IntRange(2, 4),
-    default=None,
-    help=N_("Number of players, 2 to 4 (default 2, or 4 with --partnerships)."),
-)
-@option(
-    "--partnerships", is_flag=True, help=N_("Four players in two teams: seats 0+2 against 1+3.")
-)
-@option(
-    "--draw",
-    type=click.Choice(DRAW_RULES),
-    default="ends-turn",
-    show_default=True,
-    help=N_("Whether a draw ends the turn or the drawer acts again."),
-)
-@option(
-    "--passing",
-    type=click.Choice(PASSING_RULES),
-    default="free",
-    show_default=True,
-    help=N_("Free passing, or passing only when no play or draw is possible."),
-)
-@option(
-    "--scoring",
-    type=click.Choice(SCORING_RULES),
-    default="literal",
-    show_default=True,
-    help=N_("How the round winner's points are counted."),
-)
-@option(
-    "--leader",
-    type=click.Choice(LEADER_RULES),
-    default="random",
-    show_default=True,
-    help=N_("Who leads each round after the first."),
-)
-@option(
-    "--target",
-    type=click.IntRange(min=1),
-    default=None,
-    help=N_("Points needed to win the match (default 101, or 61 with 4 players)."),
-)
-@option(
-    "--target-preset",
-    type=click.Choice(list(TARGET_PRESETS)),
-    default=None,
-    help=N_("A named target scheme instead of --target."),
-)
+@rules_options
 @option(
     "--seed",
     type=int,
@@ -239,14 +113,7 @@ def check_save_path(path: Path | None) -> None:
     help=N_("Seconds to pause after each computer move (default 0.5 in a terminal, else 0)."),
 )
 def play_command(
-    players: int | None,
-    partnerships: bool,
-    draw: str,
-    passing: str,
-    scoring: str,
-    leader: str,
-    target: int | None,
-    target_preset: str | None,
+    rules: Rules,
     seed: int | None,
     bot_names: str,
     seat: int,
@@ -257,9 +124,6 @@ def play_command(
     """Play The Passing Game in the terminal against computer opponents."""
     from passing_game.terminal.game import GameOptions, TerminalGame
 
-    rules = build_rules(
-        players, partnerships, draw, passing, scoring, leader, target, target_preset
-    )
     if seat >= rules.players:
         raise click.BadParameter(
             _("seat must be 0 to {last} with {n} players").format(

@@ -16,7 +16,7 @@ import click
 from rich.console import Console
 from rich.markdown import Markdown
 
-from passing_game.cli.play import TranslatedCommand, option
+from passing_game.cli.options import TranslatedCommand, option
 from passing_game.i18n import N_, _, current_language
 
 #: Where the rules live inside the package.

@@ -6,7 +6,7 @@ import logging
 
 import click
 
-from passing_game.cli.play import TranslatedCommand, option
+from passing_game.cli.options import TranslatedCommand, option
 from passing_game.i18n import N_, _
 
 

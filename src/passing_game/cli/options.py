@@ -1,0 +1,174 @@
+"""Option plumbing shared by the subcommands: translated help, and the rules.
+
+Every command that sets up a game (``play``, ``arena``) takes the same
+``--players`` and variant options, declared once here, so a new variant is
+added in one place and means the same thing everywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from passing_game.i18n import N_, _
+from passing_game.rules import (
+    DRAW_RULES,
+    LEADER_RULES,
+    PASSING_RULES,
+    SCORING_RULES,
+    TARGET_PRESETS,
+    Rules,
+    RulesError,
+)
+
+
+class TranslatedOption(click.Option):
+    """An option whose help text is translated when shown, not when imported.
+
+    Subcommand modules are imported before ``--lang`` takes effect, so help
+    strings are stored untranslated (marked with ``N_``) and translated here.
+    """
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        record = super().get_help_record(ctx)
+        if record is None or not self.help:
+            return record
+        text = _(self.help)
+        if "{bots}" in text:
+            from passing_game.terminal.game import fair_bot_names
+
+            text = text.format(bots=", ".join(fair_bot_names()))
+        return record[0], record[1].replace(self.help, text, 1)
+
+
+class TranslatedCommand(click.Command):
+    """A command whose description is translated when its help is shown."""
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        original = self.help
+        if original:
+            self.help = _(original)
+        try:
+            super().format_help_text(ctx, formatter)
+        finally:
+            self.help = original
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def option(*names: str, **settings: Any) -> Callable[[_F], _F]:
+    """``click.option`` with help translated at display time."""
+    return click.option(*names, cls=TranslatedOption, **settings)
+
+
+def build_rules(
+    players: int | None,
+    partnerships: bool,
+    draw: str,
+    passing: str,
+    scoring: str,
+    leader: str,
+    target: int | None,
+    target_preset: str | None,
+) -> Rules:
+    """Rules from the options; a bad combination becomes a usage error."""
+    if target is not None and target_preset is not None:
+        raise click.UsageError(_("give --target or --target-preset, not both"))
+    fields: dict[str, Any] = {
+        "players": players if players is not None else (4 if partnerships else 2),
+        "partnerships": partnerships,
+        "draw": draw,
+        "passing": passing,
+        "scoring": scoring,
+        "leader": leader,
+    }
+    try:
+        if target_preset is not None:
+            return Rules.with_target_preset(target_preset, **fields)
+        return Rules(target=target, **fields)  # type: ignore[arg-type]
+    except RulesError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+#: The options that choose the rules, in the order ``--help`` lists them.
+_RULES_OPTIONS: tuple[Callable[[Any], Any], ...] = (
+    option(
+        "-n",
+        "--players",
+        type=click.IntRange(2, 4),
+        default=None,
+        help=N_("Number of players, 2 to 4 (default 2, or 4 with --partnerships)."),
+    ),
+    option(
+        "--partnerships",
+        is_flag=True,
+        help=N_("Four players in two teams: seats 0+2 against 1+3."),
+    ),
+    option(
+        "--draw",
+        type=click.Choice(DRAW_RULES),
+        default="ends-turn",
+        show_default=True,
+        help=N_("Whether a draw ends the turn or the drawer acts again."),
+    ),
+    option(
+        "--passing",
+        type=click.Choice(PASSING_RULES),
+        default="free",
+        show_default=True,
+        help=N_("Free passing, or passing only when no play or draw is possible."),
+    ),
+    option(
+        "--scoring",
+        type=click.Choice(SCORING_RULES),
+        default="literal",
+        show_default=True,
+        help=N_("How the round winner's points are counted."),
+    ),
+    option(
+        "--leader",
+        type=click.Choice(LEADER_RULES),
+        default="random",
+        show_default=True,
+        help=N_("Who leads each round after the first."),
+    ),
+    option(
+        "--target",
+        type=click.IntRange(min=1),
+        default=None,
+        help=N_("Points needed to win the match (default 101, or 61 with 4 players)."),
+    ),
+    option(
+        "--target-preset",
+        type=click.Choice(list(TARGET_PRESETS)),
+        default=None,
+        help=N_("A named target scheme instead of --target."),
+    ),
+)
+
+
+def rules_options(command: _F) -> _F:
+    """Add the rules options; the command receives them as ``rules`` (a ``Rules``)."""
+    import functools
+
+    @functools.wraps(command)
+    def with_rules(*args: Any, **kwargs: Any) -> Any:
+        kwargs["rules"] = build_rules(
+            kwargs.pop("players"),
+            kwargs.pop("partnerships"),
+            kwargs.pop("draw"),
+            kwargs.pop("passing"),
+            kwargs.pop("scoring"),
+            kwargs.pop("leader"),
+            kwargs.pop("target"),
+            kwargs.pop("target_preset"),
+        )
+        return command(*args, **kwargs)
+
+    decorated: Any = with_rules
+    for add in reversed(_RULES_OPTIONS):
+        decorated = add(decorated)
+    return decorated  # type: ignore[no-any-return]
