@@ -415,3 +415,13 @@ def test_second_yardstick_sees_hands_but_not_the_boneyard_order(engine: str) -> 
         bot = make("omniscient", seed=2, iterations=200, sees_boneyard=False, engine=engine)
         assert bot.choose_with_state(rnd) == bot.choose_with_state(other)
         assert rnd.is_legal(bot.choose_with_state(rnd)), seat
+
+
+@pytest.mark.parametrize("name", ["pimc", "ismcts"])
+def test_python_fallback_ignores_hidden_tiles_too(name: str) -> None:
+    """R9: the pure-Python search (the fallback without the kernel) is fair as well."""
+    rng = random.Random(8)
+    for rnd, seat in _random_positions(4, seed=13):
+        other = _scramble_hidden(rnd, seat, rng)
+        bot = make(name, seed=3, engine="python", **FAST[name])
+        assert bot.choose(rnd.view(seat)) == bot.choose(other.view(seat))

@@ -1,12 +1,15 @@
 /*
  * The search kernel: the rules of The Passing Game as a tight C loop.
  *
- * It is a second implementation of the rules (R2-R7, D1-D3), used where
- * speed decides strength: random and policy playouts for the search bots,
- * and the engine benchmark. tests/test_kernel.py plays many random rounds
- * through both this kernel and passing_game.Round and finds them identical
- * at every step. Tiles are indices 0..27 in the order of passing_game.TILES;
- * a hand is a 28-bit mask. Move codes: tile * 2 + end (0 left, 1 right),
+ * It is a second implementation of the rules (R2-R7, D1-D4, D6), used where
+ * speed decides strength: the search bots' whole searches (flat Monte Carlo
+ * for pimc, the ISMCTS tree for ismcts and the omniscient yardstick, over
+ * guessed worlds handed over by passing_game.bots.fast; P23), and the engine
+ * benchmark. tests/test_kernel.py plays many random rounds through both this
+ * kernel and passing_game.Round and finds them identical at every step, and
+ * checks the policy playouts and the per-move values of the search against
+ * passing_game.bots.search. Tiles are indices 0..27 in the order of
+ * passing_game.TILES; a hand is a 28-bit mask. Move codes: tile * 2 + end (0 left, 1 right),
  * 56 draw, 57 pass; a play that has one outcome on either end is listed
  * once, on the left, as passing_game.legality does.
  */

@@ -20,10 +20,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from passing_game import kernel
 from passing_game.bots.base import Bot, Explainer, SeededBot, view_key
 from passing_game.bots.heuristic import HeuristicBot
-from passing_game.bots.ismcts import IsmctsBot
+from passing_game.bots.ismcts import DEFAULT_ITERATIONS, IsmctsBot
 from passing_game.bots.omniscient import CheatingBotError, OmniscientBot
 from passing_game.bots.pimc import PimcBot
 from passing_game.bots.simple import GreedyBot, RandomBot
@@ -49,7 +48,7 @@ LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("greedy", {}),
     "medium": ("heuristic", {}),
     "hard": ("pimc", {"worlds": 1000}),
-    "expert": ("ismcts", {"iterations": 20000 if kernel.AVAILABLE else 6000}),
+    "expert": ("ismcts", {"iterations": DEFAULT_ITERATIONS}),
 }
 
 
