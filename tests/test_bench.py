@@ -276,6 +276,14 @@ def test_arena_scaling_runs() -> None:
     scaling = ours.arena_scaling(rounds=4, repeat=1, bots=("greedy", "random"))
     assert scaling.one_job > 0 and scaling.two_jobs > 0 and scaling.ratio > 0
     assert json.loads(json.dumps(scaling.bots)) == ["greedy", "random"]
+    assert scaling.ceiling is not None and scaling.ceiling > 0
+
+
+def test_parallel_ceiling_is_a_ratio_of_walls() -> None:
+    # Two processes do twice the work of one: the ratio is positive and,
+    # whatever the machine's noise, well under 3 on any 2-core box.
+    ceiling = ours.parallel_ceiling(loops=200_000, repeat=1)
+    assert 0.2 < ceiling < 3.0
 
 
 def test_peers_that_fail_to_install_are_reported(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -128,7 +128,12 @@ def targets(result: BenchResult) -> list[Target]:
                 "arena --jobs 2 vs --jobs 1 (rounds/s)",
                 f"≥ {ARENA_TARGET:g}×",
                 f"{times(arena.ratio)} ({number(arena.one_job, 1)} → {number(arena.two_jobs, 1)}"
-                f" rounds/s, {' vs '.join(arena.bots)}, {arena.rounds} rounds)",
+                f" rounds/s, {' vs '.join(arena.bots)}, {arena.rounds} rounds"
+                + (
+                    f"; this machine's ceiling for two processes: {times(arena.ceiling)})"
+                    if arena.ceiling is not None
+                    else ")"
+                ),
                 status(arena.ratio, arena.ratio >= ARENA_TARGET),
             )
         )
@@ -243,6 +248,15 @@ def extra_rows(result: BenchResult) -> list[tuple[str, str, str]]:
                 f"{' vs '.join(a.bots)}, {a.rounds} rounds, the arena's own wall time",
             )
         )
+        if a.ceiling is not None:
+            rows.append(
+                (
+                    "two processes vs one (machine ceiling)",
+                    times(a.ceiling),
+                    "a plain Python loop, 1 process then 2 at once, wall time: the most"
+                    " any parallel run gains on this machine",
+                )
+            )
     elif result.arena_note:
         rows.append(("arena --jobs 1 / --jobs 2", "n/a", result.arena_note))
     return rows
