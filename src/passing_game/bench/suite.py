@@ -214,7 +214,7 @@ def run_bench(
     compare: bool = False,
     venv_path: Path | None = None,
     arena: bool = False,
-    arena_rounds: int = 600,
+    arena_rounds: int = 1200,
     ismcts_iterations: int = 300,
     command: str = "passing-game bench",
     log: Log = _stderr,

@@ -48,7 +48,7 @@ import click
 @click.option(
     "--arena-rounds",
     type=click.IntRange(min=2),
-    default=600,
+    default=1200,
     show_default=True,
     help="Rounds per arena run with --arena.",
 )
