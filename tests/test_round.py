@@ -743,3 +743,20 @@ def test_round_builds_the_selected_implementation() -> None:
     assert type(Round.new(Rules(), 1)) is expected
     assert type(make([["0-0"], ["0-1"]])) is expected
     assert isinstance(Round.new(), Round)
+
+
+def test_a_bad_deal_is_refused_in_the_players_language() -> None:
+    """R2.2: a hand of the wrong size is refused, in Croatian with its plural forms."""
+    from passing_game.i18n import using_language
+    from passing_game.tiles import TILES
+
+    rules = Rules(players=2)
+    tiles = [str(t) for t in TILES]
+    for size, word in ((1, "pločicu"), (2, "pločice"), (5, "pločica"), (21, "pločicu")):
+        hands = [tiles[:size], tiles[size : size + 7]]
+        boneyard = tiles[size + 7 :]
+        with using_language("hr"), pytest.raises(ValueError) as refused:
+            Round.from_deal(rules, hands, boneyard, leader=0)
+        assert str(refused.value) == f"ruka 0 ima {size} {word}, a pravila dijele 7"
+    with using_language("gl"), pytest.raises(ValueError, match="no reparto falta"):
+        Round.from_deal(rules, [tiles[:7], tiles[7:14]], tiles[14:27], leader=0)

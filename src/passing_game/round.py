@@ -32,7 +32,7 @@ from typing import Literal, NamedTuple
 
 from passing_game import legality
 from passing_game.errors import IllegalMove, ParseError
-from passing_game.i18n import _
+from passing_game.i18n import _, ngettext
 from passing_game.moves import DRAW, PASS, PLAYS_LEFT, PLAYS_RIGHT, Draw, Move, Pass, Play
 from passing_game.rules import LOCKED_TILES, Rules
 from passing_game.scoring import score
@@ -202,7 +202,7 @@ class Round:
         if rules is None:
             rules = Rules()
         elif not isinstance(rules, Rules):
-            raise ValueError(f"rules must be a Rules value, got {rules!r}")
+            raise ValueError(_("rules must be a Rules value, got {value!r}").format(value=rules))
         if seed is None:
             seed = rng.getrandbits(64) if rng is not None else secrets.randbits(64)
         digest = _digest(seed, 1)
@@ -224,32 +224,52 @@ class Round:
         must hold the 28 tiles exactly once with the hand sizes of ``rules``.
         """
         if not isinstance(rules, Rules):
-            raise ValueError(f"rules must be a Rules value, got {rules!r}")
+            raise ValueError(_("rules must be a Rules value, got {value!r}").format(value=rules))
         if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence):
-            raise ValueError("hands must be a list with one list of tiles per seat")
+            raise ValueError(_("hands must be a list with one list of tiles per seat"))
         if len(hands) != rules.players:
-            raise ValueError(f"the deal has {len(hands)} hands, the rules need {rules.players}")
+            raise ValueError(
+                _("the deal has {got} hands, the rules need {need}").format(
+                    got=len(hands), need=rules.players
+                )
+            )
         got_hands = []
         for seat, hand in enumerate(hands):
             if isinstance(hand, (str, bytes)):
-                raise ValueError(f"hand {seat} must be a list of tiles, got {hand!r}")
-            tiles = [_tile(t, f"hand {seat}") for t in hand]
+                raise ValueError(
+                    _("hand {seat} must be a list of tiles, got {value!r}").format(
+                        seat=seat, value=hand
+                    )
+                )
+            where = _("hand {seat}").format(seat=seat)
+            tiles = [_tile(t, where) for t in hand]
             if len(tiles) != rules.hand_size:
                 raise ValueError(
-                    f"hand {seat} has {len(tiles)} tiles, the rules deal {rules.hand_size}"
+                    ngettext(
+                        "hand {seat} has {got} tile, the rules deal {need}",
+                        "hand {seat} has {got} tiles, the rules deal {need}",
+                        len(tiles),
+                    ).format(seat=seat, got=len(tiles), need=rules.hand_size)
                 )
             got_hands.append(sorted(tiles, key=_BY_INDEX))
         if isinstance(boneyard, (str, bytes)):
-            raise ValueError(f"boneyard must be a list of tiles, got {boneyard!r}")
-        pile = [_tile(t, "boneyard") for t in boneyard]
+            raise ValueError(
+                _("boneyard must be a list of tiles, got {value!r}").format(value=boneyard)
+            )
+        where = _("boneyard")
+        pile = [_tile(t, where) for t in boneyard]
         everything = [t for hand in got_hands for t in hand] + pile
         seen: set[Tile] = set()
         twice = sorted({t for t in everything if t in seen or seen.add(t)})  # type: ignore[func-returns-value]
         if twice:
-            raise ValueError(f"the deal holds {', '.join(map(str, twice))} more than once")
+            raise ValueError(
+                _("the deal holds {tiles} more than once").format(tiles=", ".join(map(str, twice)))
+            )
         missing = sorted(set(TILES) - seen)
         if missing:
-            raise ValueError(f"the deal is missing {', '.join(map(str, missing))}")
+            raise ValueError(
+                _("the deal is missing {tiles}").format(tiles=", ".join(map(str, missing)))
+            )
         _check_leader(rules, leader)
         return cls._start(rules, got_hands, pile, leader)
 
@@ -423,7 +443,11 @@ class Round:
             or not isinstance(seat, int)
             or not 0 <= seat < self.rules.players
         ):
-            raise ValueError(f"seat must be 0 to {self.rules.players - 1}, got {seat!r}")
+            raise ValueError(
+                _("seat must be 0 to {last}, got {value!r}").format(
+                    last=self.rules.players - 1, value=seat
+                )
+            )
         hands = self._hands
         return View(
             rules=self.rules,
