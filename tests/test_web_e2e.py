@@ -9,61 +9,18 @@ of the round summary.
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from web_helpers import require_module, service_missing
+from web_helpers import Server, require_module
 
 # Under CI (PASSING_GAME_REQUIRE_SERVICES=1) a missing browser fails the run.
 require_module("starlette")
 require_module("playwright")
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
-
-from web_helpers import Server, free_port  # noqa: E402
-
-CHROMIUM = os.environ.get("PASSING_GAME_CHROMIUM", "/usr/bin/chromium")
-if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
-    service_missing(f"no Chromium at {CHROMIUM} (see .ci/services.sh)")
-
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-    "--disable-quic",
-    "--disable-dev-shm-usage",
-]
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
-    """Debian's Chromium: Playwright cannot download browsers here."""
-    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    work = tmp_path_factory.mktemp("e2e")
-    running = Server(work / "data" / "e2e.sqlite3", free_port(), work, bot_delay=0.05)
-    yield running
-    running.stop()
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("PASSING_GAME_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def watch_errors(page: Page) -> list[str]:

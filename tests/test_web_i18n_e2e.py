@@ -14,17 +14,14 @@ PASSING_GAME_SCREENSHOTS (e.g. to docs/img) to keep the screenshots
 from __future__ import annotations
 
 import gettext
-import os
 import re
-import shutil
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from web_helpers import require_module, service_missing
+from web_helpers import Server, require_module
 
 require_module("starlette")
 require_module("playwright")
@@ -33,44 +30,8 @@ from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
 from passing_game.i18n import _, plural_forms, using_language  # noqa: E402
 from passing_game.web.texts import PAGE_TEXTS  # noqa: E402
-from web_helpers import Server, free_port  # noqa: E402
 
-CHROMIUM = os.environ.get("PASSING_GAME_CHROMIUM", "/usr/bin/chromium")
-if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
-    service_missing(f"no Chromium at {CHROMIUM} (see .ci/services.sh)")
-
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-    "--disable-quic",
-    "--disable-dev-shm-usage",
-]
 ACCEPT = {"en": "en-GB,en;q=0.9", "gl": "gl-ES,gl;q=0.9,es;q=0.5", "hr": "en-US,en;q=0.9"}
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
-    """Debian's Chromium: Playwright cannot download browsers here."""
-    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    work = tmp_path_factory.mktemp("e2e-i18n")
-    running = Server(work / "data" / "i18n.sqlite3", free_port(), work, bot_delay=0.05)
-    yield running
-    running.stop()
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("PASSING_GAME_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def english_left(text: str, lang: str) -> list[str]:
