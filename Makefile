@@ -54,9 +54,13 @@ clean:
 # The gettext catalogs (docs/DECISIONS.md P19): extract every _(), ngettext()
 # and N_() string into the template, merge it into the gl and hr .po files
 # (new strings arrive empty, changed ones fuzzy: translate them, then run this
-# again), and compile the .mo files the package ships.
+# again), and compile the .mo files the package ships. Then the same for
+# the `click` domain: click's own words a player meets ("Usage:", usage
+# errors), kept in cli/click_i18n.py's MESSAGES and taken from the installed
+# click into click.pot.
 LOCALES := src/passing_game/locale
 POT     := $(LOCALES)/passing_game.pot
+CLICK_POT := $(LOCALES)/click.pot
 .PHONY: catalogs
 catalogs: setup
 	$(BIN)/pybabel extract -F babel.cfg --add-location=file --sort-output \
@@ -65,3 +69,7 @@ catalogs: setup
 	$(BIN)/pybabel update -i $(POT) -d $(LOCALES) -D passing_game \
 	    --ignore-obsolete --no-wrap
 	$(BIN)/pybabel compile -d $(LOCALES) -D passing_game --statistics
+	$(BIN)/python -c 'from passing_game.cli.click_i18n import write_template; write_template()'
+	$(BIN)/pybabel update -i $(CLICK_POT) -d $(LOCALES) -D click \
+	    --ignore-obsolete --no-wrap
+	$(BIN)/pybabel compile -d $(LOCALES) -D click --statistics

@@ -11,7 +11,10 @@ import importlib
 import click
 
 from passing_game import __version__
+from passing_game.cli import click_i18n
 from passing_game.i18n import LANGUAGES, N_, _, set_language
+
+click_i18n.install()
 
 #: Subcommand name -> "module:attribute" of its click command.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -49,8 +52,16 @@ class LazyGroup(click.Group):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         # The environment's language first, so even ``--help`` before
         # ``--lang`` (or without it) speaks it; ``--lang`` then overrides.
+        # A valid ``--lang`` is applied before parsing too, so click's usage
+        # errors about the group's own options speak it as well.
         set_language(None)
+        chosen = _lang_in(args)
+        if chosen is not None:
+            set_language(chosen)
         return super().parse_args(ctx, args)
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        return click_i18n.help_option(super().get_help_option(ctx))
 
     def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         original = self.help
@@ -65,6 +76,19 @@ class LazyGroup(click.Group):
         if rows:
             with formatter.section(_("Commands")):
                 formatter.write_dl(rows)
+
+
+def _lang_in(args: list[str]) -> str | None:
+    """The language a well-formed ``--lang X`` / ``--lang=X`` names, if any."""
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        value = arg.partition("=")[2] if arg.startswith("--lang=") else None
+        if arg == "--lang" and i + 1 < len(args):
+            value = args[i + 1]
+        if value is not None and value.lower() in LANGUAGES:
+            return value.lower()
+    return None
 
 
 def _choose_language(ctx: click.Context, param: click.Parameter, value: str | None) -> str:
@@ -100,6 +124,6 @@ GROUP_HELP = N_("The Passing Game, a domino game for 2-4 players.")
         "(default: from LANGUAGE, LC_ALL, LC_MESSAGES or LANG, else English)."
     ),
 )
-@click.version_option(__version__, prog_name="passing-game")
+@click.version_option(__version__, prog_name="passing-game", cls=click_i18n.ClickWordsOption)
 def main() -> None:
     """The Passing Game, a domino game for 2-4 players."""

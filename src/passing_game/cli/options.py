@@ -55,6 +55,11 @@ class TranslatedCommand(click.Command):
         finally:
             self.help = original
 
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        from passing_game.cli.click_i18n import help_option
+
+        return help_option(super().get_help_option(ctx))
+
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
