@@ -32,6 +32,7 @@ from passing_game import round as round_module
 from passing_game.moves import PLAYS_LEFT, PLAYS_RIGHT
 from passing_game.round import STATE_NAMES, PyRound, seeded_deal
 from passing_game.rules import DRAW_RULES, PASSING_RULES
+from test_round import observable
 
 # CI builds the extension, so there a missing one is a failure, not a skip.
 if os.environ.get("CI") and not round_module.FAST_AVAILABLE:
@@ -119,28 +120,9 @@ def light_snapshot(rnd: Round) -> tuple[Any, ...]:
 
 def snapshot(rnd: Round) -> dict[str, Any]:
     """Everything observable about ``rnd``, internals included."""
-    out: dict[str, Any] = {
-        "type is a Round": isinstance(rnd, Round),
-        "to_move": rnd.to_move,
-        "hands": rnd.hands,
-        "boneyard": rnd.boneyard,
-        "train": rnd.train,
-        "ends": rnd.ends,
-        "history": rnd.history,
-        "moves": rnd.moves,
-        "passes": rnd.passes_in_row,
-        "over": rnd.is_over,
-        "result": rnd.result,
-        "legal": rnd.legal_moves(),
-        "deal": rnd.deal,
-        "leader": rnd.leader,
-        "locked": rnd.locked,
-        "pips": rnd.pips(),
-        "views": [rnd.view(s) for s in range(rnd.rules.players)],
-        "repr": repr(rnd),
-        "rules": rnd.rules,
-        "why": [rnd.why_illegal(m) for m in CANDIDATES],
-    }
+    out = observable(rnd)
+    out["type is a Round"] = isinstance(rnd, Round)
+    out["why"] = [rnd.why_illegal(m) for m in CANDIDATES]
     for name in STATE_NAMES:
         out["state " + name] = plain(getattr(rnd, name))
     return out

@@ -56,9 +56,9 @@ def play(rnd: Round, *texts: str) -> None:
         rnd.play(parse_move(text))
 
 
-def state(rnd: Round) -> dict[str, Any]:
-    """Everything observable about a round, public and internal, as plain values."""
-    out: dict[str, Any] = {
+def observable(rnd: Round) -> dict[str, Any]:
+    """Everything a caller can observe about a round through its public API."""
+    return {
         "rules": rnd.rules,
         "to_move": rnd.to_move,
         "hands": rnd.hands,
@@ -78,6 +78,11 @@ def state(rnd: Round) -> dict[str, Any]:
         "views": [rnd.view(s) for s in range(rnd.rules.players)],
         "repr": repr(rnd),
     }
+
+
+def state(rnd: Round) -> dict[str, Any]:
+    """Everything observable about a round, public and internal, as plain values."""
+    out = observable(rnd)
     for name in STATE_NAMES:  # the internals too, copied so later changes show
         out["state " + name] = copy.deepcopy(getattr(rnd, name))
     return out
