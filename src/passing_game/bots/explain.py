@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from passing_game.bots.base import SeededBot
 from passing_game.bots.knowledge import Knowledge, read, side_estimates
 from passing_game.bots.search import SUIT
 from passing_game.i18n import _, format_number, ngettext
@@ -29,6 +30,20 @@ class Advice:
     move: Move
     values: dict[Move, float] = field(default_factory=dict)
     samples: int = 0
+
+
+class SearchBot(SeededBot):
+    """A bot whose search gives ``Advice``: its move and its hint both come from it."""
+
+    def advise(self, view: View) -> Advice:
+        raise NotImplementedError
+
+    def choose(self, view: View) -> Move:
+        return self.advise(view).move
+
+    def explain(self, view: View) -> tuple[Move, str]:
+        advice = self.advise(view)
+        return advice.move, describe(view, advice)
 
 
 def likely_lowest(view: View, know: Knowledge | None = None, margin: float = 0.85) -> bool:

@@ -46,8 +46,7 @@ from collections.abc import Callable
 from typing import ClassVar
 
 from passing_game import kernel
-from passing_game.bots.base import SeededBot
-from passing_game.bots.explain import Advice, describe
+from passing_game.bots.explain import Advice, SearchBot
 from passing_game.bots.fast import MAX_NODES, seed_from, use_kernel, view_worlds
 from passing_game.bots.sampling import Sampler, check_trust
 from passing_game.bots.search import (
@@ -184,7 +183,7 @@ def search_tree(
     return root, done
 
 
-class IsmctsBot(SeededBot):
+class IsmctsBot(SearchBot):
     """Information Set MCTS with an iteration and/or time budget.
 
     ``iterations`` (default ``DEFAULT_ITERATIONS``) keeps the bot deterministic; ``seconds``
@@ -274,13 +273,6 @@ class IsmctsBot(SeededBot):
         return advice_from_stats(
             {code: (visits, reward) for code, visits, reward in children}, done, moves
         )
-
-    def choose(self, view: View) -> Move:
-        return self.advise(view).move
-
-    def explain(self, view: View) -> tuple[Move, str]:
-        advice = self.advise(view)
-        return advice.move, describe(view, advice)
 
     def __repr__(self) -> str:
         return (

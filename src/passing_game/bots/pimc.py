@@ -32,16 +32,14 @@ import time
 from typing import ClassVar
 
 from passing_game import kernel
-from passing_game.bots.base import SeededBot
-from passing_game.bots.explain import Advice, describe
+from passing_game.bots.explain import Advice, SearchBot
 from passing_game.bots.fast import seed_from, use_kernel, view_worlds
 from passing_game.bots.sampling import Sampler, check_trust
 from passing_game.bots.search import Searcher, code_to_move, move_to_code
-from passing_game.moves import Move
 from passing_game.views import View
 
 
-class PimcBot(SeededBot):
+class PimcBot(SearchBot):
     """Average search values over sampled deals; play the best move."""
 
     name: ClassVar[str] = "pimc"
@@ -123,13 +121,6 @@ class PimcBot(SeededBot):
         best = max(range(len(codes)), key=lambda i: sums[i])
         values = {code_to_move(c): v / done for c, v in zip(codes, sums, strict=True)}
         return Advice(code_to_move(codes[best]), values, done)
-
-    def choose(self, view: View) -> Move:
-        return self.advise(view).move
-
-    def explain(self, view: View) -> tuple[Move, str]:
-        advice = self.advise(view)
-        return advice.move, describe(view, advice)
 
     def __repr__(self) -> str:
         return (

@@ -507,13 +507,15 @@ def policy_move(state: State, rng: random.Random | None = None, eps: float = 0.0
 
 def _lowest(state: State, seat: int) -> bool:
     """Whether ``seat``'s side has strictly the lowest count now."""
-    p = state.pips
-    if state.partnerships:
-        mine = p[seat] + p[(seat + 2) % 4]
-        theirs = p[(seat + 1) % 4] + p[(seat + 3) % 4]
-        return mine < theirs
-    mine = p[seat]
-    return all(not (i != seat and p[i] <= mine) for i in range(state.players))
+    return _side_lowest(state.pips, seat, state.players, state.partnerships)
+
+
+def _side_lowest(pips: list[int], seat: int, players: int, partnerships: bool) -> bool:
+    """Whether ``seat``'s side has strictly the lowest count in ``pips`` (R7.2, D6)."""
+    if partnerships:
+        return pips[seat] + pips[(seat + 2) % 4] < pips[(seat + 1) % 4] + pips[(seat + 3) % 4]
+    mine = pips[seat]
+    return all(not (i != seat and pips[i] <= mine) for i in range(players))
 
 
 def playout(state: State, rng: random.Random | None = None, eps: float = 0.0) -> None:
@@ -555,22 +557,16 @@ def playout(state: State, rng: random.Random | None = None, eps: float = 0.0) ->
             ml = h & SUIT[left]
             mr = h & SUIT[right] if right != left else 0
         m = ml | mr
-        if m and passes == players - 1 and end_pass:
-            # everybody else passed: end the round if this side is lowest (D3)
-            if partnerships:
-                mine = pips[s] + pips[(s + 2) % 4]
-                lowest = mine < pips[(s + 1) % 4] + pips[(s + 3) % 4]
-            else:
-                mine = pips[s]
-                lowest = True
-                for i in range(players):
-                    if i != s and pips[i] <= mine:
-                        lowest = False
-                        break
-            if lowest:
-                passes += 1
-                reason = ALL_PASS
-                break
+        # everybody else passed: end the round if this side is lowest (D3)
+        if (
+            m
+            and passes == players - 1
+            and end_pass
+            and _side_lowest(pips, s, players, partnerships)
+        ):
+            passes += 1
+            reason = ALL_PASS
+            break
         if m:
             if rand is not None and rand() < eps:
                 tiles = _BITS.get(m) or _bits_tuple(m)
@@ -603,16 +599,7 @@ def playout(state: State, rng: random.Random | None = None, eps: float = 0.0) ->
                     reason = BLOCK
             continue
         # cannot play: pass when lowest, else draw when allowed
-        if partnerships:
-            mine = pips[s] + pips[(s + 2) % 4]
-            lowest = mine < pips[(s + 1) % 4] + pips[(s + 3) % 4]
-        else:
-            mine = pips[s]
-            lowest = True
-            for i in range(players):
-                if i != s and pips[i] <= mine:
-                    lowest = False
-                    break
+        lowest = _side_lowest(pips, s, players, partnerships)
         can_draw = nb - bpos > LOCKED_TILES
         if can_draw and (forced or not lowest):
             t = bone[bpos]
