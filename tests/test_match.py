@@ -287,3 +287,112 @@ def test_d9_seed_deals_the_same_tiles_whatever_the_leader_rule() -> None:
     for h in hands[1:]:
         assert h[:common] == hands[0][:common]
     assert Match(Rules(players=4), seed=5).round.deal == Round.new(Rules(players=4), seed=5).deal
+
+
+# -- P25: resigning a two-player match ---------------------------------------------------
+
+
+def state(match: Match) -> tuple[object, ...]:
+    rnd = match.round
+    return (
+        match.round_number,
+        rnd.hands,
+        rnd.history,
+        rnd.result,
+        tuple(match.scores),
+        match.winner,
+        match.resigned,
+        match.is_over,
+        tuple(match.results),
+    )
+
+
+def two_rounds_in(seed: int = 4) -> Match:
+    """A two-player match in its third round, both sides having a chance to score."""
+    match = Match(Rules(players=2, target=500), seed=seed)
+    while match.round_number < 3:
+        match.play(heavy(match))
+    match.play(heavy(match))
+    return match
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_p25_resign_ends_the_match_at_once(seat: int) -> None:
+    """P25 (R8): the resigning seat's side concedes; the other side wins now, the
+    scores stay as they are and the round being played stays unfinished."""
+    match = two_rounds_in()
+    scores, rounds, results = list(match.scores), len(match.rounds), list(match.results)
+    current, moves = match.round, match.round.history
+    assert match.resigned is None
+    assert match.resign(seat) is None  # type: ignore[func-returns-value]
+    assert match.is_over and match.winner == 1 - seat and match.resigned == seat
+    assert match.scores == scores  # even if the winner is behind: nothing is scored
+    assert len(match.rounds) == rounds and match.results == results
+    assert match.round is current and current.result is None and not current.is_over
+    assert current.history == moves
+    assert match.to_move is None and match.legal_moves() == []
+    with pytest.raises(IllegalMove, match="over"):
+        match.play(heavy(Match(Rules(players=2), seed=1)))
+    assert repr(match).endswith(f", over, seat {seat} resigned>")
+
+
+def test_p25_resign_before_any_move() -> None:
+    match = Match(Rules(players=2), seed=9)
+    match.resign(0)
+    assert match.winner == 1 and match.scores == [0, 0] and not match.round.moves
+    assert repr(match) == "<Match 2 players, round 1, scores [0, 0], over, seat 0 resigned>"
+
+
+def test_p25_resign_with_any_two_player_rules() -> None:
+    for rules in [
+        Rules(players=2, passing="forced", leader="winner"),
+        Rules(players=2, draw="continue", scoring="pairwise", target=1),
+    ]:
+        match = Match(rules, seed=2)
+        match.resign(1)
+        assert match.winner == 0
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(players=3), Rules(players=4), Rules(players=4, partnerships=True)],
+    ids=repr,
+)
+def test_p25_resign_is_refused_with_more_than_two_players(rules: Rules) -> None:
+    """P25: resigning is only for two-player games; the match is left unchanged."""
+    match = Match(rules, seed=3)
+    match.play(heavy(match))
+    before = state(match)
+    for seat in range(rules.players):
+        with pytest.raises(IllegalMove, match=r"^resigning is only for two-player games$"):
+            match.resign(seat)
+    assert state(match) == before
+    assert not match.is_over and match.resigned is None and "resigned" not in repr(match)
+
+
+def test_p25_resign_is_refused_once_the_match_is_over() -> None:
+    """R8: a match won by reaching the target cannot be resigned; nor twice."""
+    match = Match(Rules(players=2, target=20), seed=5)
+    finish(match)
+    before = state(match)
+    for seat in (0, 1):
+        with pytest.raises(IllegalMove, match=r"^the match is over$"):
+            match.resign(seat)
+    assert state(match) == before and match.resigned is None
+    match = Match(Rules(players=2), seed=5)
+    match.resign(1)
+    before = state(match)
+    with pytest.raises(IllegalMove, match=r"^the match is over$"):
+        match.resign(0)
+    assert state(match) == before and match.resigned == 1 and match.winner == 0
+
+
+@pytest.mark.parametrize("seat", [-1, 2, 7, True, "0", None, 0.0])
+def test_p25_resign_refuses_a_seat_out_of_range(seat: object) -> None:
+    match = two_rounds_in()
+    before = state(match)
+    with pytest.raises(IllegalMove, match=r"^seat must be 0 to 1, got ") as info:
+        match.resign(seat)  # type: ignore[arg-type]
+    assert isinstance(info.value, ValueError)
+    assert repr(seat) in str(info.value)
+    assert state(match) == before and not match.is_over

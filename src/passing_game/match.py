@@ -10,6 +10,18 @@ the next one at once; finished rounds stay in ``rounds`` and ``results``.
 ...     _ = m.play(m.round.legal_moves()[0])
 >>> max(m.scores) >= 10, m.winner == m.scores.index(max(m.scores))
 (True, True)
+
+In a two-player match a seat may resign instead (docs/DECISIONS.md P25): the
+other seat wins at once, the scores stay as they are, and the round being
+played stays unfinished.
+
+>>> m = Match(Rules(players=2), seed=3)
+>>> _ = m.play(m.legal_moves()[0])
+>>> m.resign(1)
+>>> m.is_over, m.winner, m.resigned, m.scores, m.round.result
+(True, 0, 1, [0, 0], None)
+>>> m
+<Match 2 players, round 1, scores [0, 0], over, seat 1 resigned>
 """
 
 from __future__ import annotations
@@ -66,6 +78,8 @@ class Match:
         self.rounds: list[Round] = []
         self.results: list[RoundResult] = []
         self.winner: int | None = None
+        #: The seat that resigned the match (P25), or None.
+        self.resigned: int | None = None
         self._start_round()
 
     def _next_leader(self, drawn: int) -> int:
@@ -135,6 +149,35 @@ class Match:
         self._start_round()
         return result
 
+    def resign(self, seat: int) -> None:
+        """``seat`` concedes the match: the other seat wins it now (P25).
+
+        Only in a two-player match (``rules.players == 2``, so two sides).
+        The scores are left as they are and the round being played stays
+        unfinished (its ``result`` stays ``None``); ``resigned`` holds
+        ``seat``. Raises ``IllegalMove`` (state unchanged) with more than two
+        players, once the match is over, or for a seat that is not 0 or 1.
+
+        >>> from passing_game import Rules
+        >>> Match(Rules(players=3), seed=1).resign(0)
+        Traceback (most recent call last):
+        ...
+        passing_game.errors.IllegalMove: resigning is only for two-player games
+        """
+        rules = self.rules
+        if rules.players != 2 or rules.sides != 2:
+            raise IllegalMove(_("resigning is only for two-player games"))
+        if self.is_over:
+            raise IllegalMove(_("the match is over"))
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < rules.players:
+            raise IllegalMove(
+                _("seat must be 0 to {last}, got {value!r}").format(
+                    last=rules.players - 1, value=seat
+                )
+            )
+        self.resigned = seat
+        self.winner = 1 - seat
+
     def view(self, seat: int) -> View:
         """The current round as ``seat`` sees it, with the match scores."""
         return self.round.view(seat, scores=self.scores, round_number=self.round_number)
@@ -142,5 +185,6 @@ class Match:
     def __repr__(self) -> str:
         return (
             f"<Match {self.rules.players} players, round {self.round_number}, "
-            f"scores {self.scores}{', over' if self.is_over else ''}>"
+            f"scores {self.scores}{', over' if self.is_over else ''}"
+            f"{'' if self.resigned is None else f', seat {self.resigned} resigned'}>"
         )

@@ -5,6 +5,10 @@ seed, every round's deal (the two locked tiles included, D8), every move in
 the notation of ``passing_game.moves`` and every result. Loading replays the
 moves through the engine, so a record that does not replay is refused.
 
+Version 2 adds two optional keys: a round's ``marks`` (moves a bot made for a
+person: ``"timeout"`` or ``"stand-in"``) and the top-level ``resigned`` (the
+seat that resigned, P25). Version-1 records still load.
+
 >>> from passing_game import Match, Rules, dump_record, load_record
 >>> m = Match(Rules(target=5), seed=11)
 >>> for _ in range(12):
@@ -12,6 +16,18 @@ moves through the engine, so a record that does not replay is refused.
 >>> again = load_record(dump_record(m))
 >>> again.scores == m.scores, again.round.hands == m.round.hands
 (True, True)
+
+>>> m = Match(Rules(players=2), seed=5)
+>>> for _ in range(4):
+...     _ = m.play(m.legal_moves()[0])
+>>> m.resign(0)
+>>> data = match_to_record(m, marks={(1, 2): "timeout", (1, 4): "stand-in"})
+>>> data["rounds"][0]["marks"], data["resigned"], data["winner"]
+({'2': 'timeout', '4': 'stand-in'}, 0, 1)
+>>> record_marks(data)
+{(1, 2): 'timeout', (1, 4): 'stand-in'}
+>>> load_record(data).resigned
+0
 """
 
 from __future__ import annotations
@@ -28,7 +44,16 @@ from passing_game.round import Deal, Round, RoundResult
 from passing_game.rules import Rules
 
 RECORD_FORMAT = "passing-game-record"
-RECORD_VERSION = 1
+RECORD_VERSION = 2
+#: The versions ``load_record`` reads; version 1 is read as version 2 without
+#: marks and without a resignation.
+READ_VERSIONS = (1, 2)
+#: What a move's mark says (version 2): a bot made that move for the person
+#: whose time ran out (``"timeout"``), or for a person who was away
+#: (``"stand-in"``).
+MARK_KINDS = ("timeout", "stand-in")
+
+_Marks = Mapping[tuple[int, int], str]
 
 
 def _result_to_dict(result: RoundResult) -> dict[str, Any]:
@@ -40,9 +65,9 @@ def _result_to_dict(result: RoundResult) -> dict[str, Any]:
     }
 
 
-def _round_to_dict(number: int, rnd: Round) -> dict[str, Any]:
+def _round_to_dict(number: int, rnd: Round, marks: Mapping[int, str]) -> dict[str, Any]:
     deal = rnd.deal
-    return {
+    record: dict[str, Any] = {
         "number": number,
         "deal": {
             "hands": [[str(t) for t in hand] for hand in deal.hands],
@@ -51,29 +76,74 @@ def _round_to_dict(number: int, rnd: Round) -> dict[str, Any]:
         },
         "locked": [str(t) for t in deal.locked],
         "moves": [str(m) for m in rnd.moves],
-        "result": None if rnd.result is None else _result_to_dict(rnd.result),
     }
+    if marks:
+        record["marks"] = {str(index): marks[index] for index in sorted(marks)}
+    record["result"] = None if rnd.result is None else _result_to_dict(rnd.result)
+    return record
 
 
-def match_to_record(match: Match, names: Sequence[str] | None = None) -> dict[str, Any]:
-    """The record of ``match`` as plain JSON-ready data."""
+def _marks_by_round(match: Match, marks: _Marks | None) -> dict[int, dict[int, str]]:
+    """``marks`` checked against ``match`` and grouped by round number."""
+    grouped: dict[int, dict[int, str]] = {}
+    for key, kind in (marks or {}).items():
+        if (
+            not isinstance(key, tuple)
+            or len(key) != 2
+            or not all(type(part) is int for part in key)
+        ):
+            raise ValueError(f"a mark's key is (round_number, move_index), got {key!r}")
+        number, index = key
+        if not 1 <= number <= len(match.rounds):
+            raise ValueError(
+                f"mark {key!r}: there is no round {number} (the match has "
+                f"{len(match.rounds)} so far)"
+            )
+        moves = len(match.rounds[number - 1].moves)
+        if not 1 <= index <= moves:
+            raise ValueError(f"mark {key!r}: round {number} has no move {index} ({moves} so far)")
+        if kind not in MARK_KINDS:
+            raise ValueError(f"mark {key!r}: unknown kind {kind!r}; known: {', '.join(MARK_KINDS)}")
+        grouped.setdefault(number, {})[index] = kind
+    return grouped
+
+
+def match_to_record(
+    match: Match, names: Sequence[str] | None = None, marks: _Marks | None = None
+) -> dict[str, Any]:
+    """The record of ``match`` as plain JSON-ready data.
+
+    ``marks`` maps ``(round_number, move_index)`` (both from 1) to a kind in
+    ``MARK_KINDS``; a mark on a move the match does not have, or of an
+    unknown kind, raises ``ValueError``.
+    """
+    grouped = _marks_by_round(match, marks)
     record: dict[str, Any] = {
         "format": RECORD_FORMAT,
         "version": RECORD_VERSION,
         "rules": match.rules.to_dict(),
         "seed": match.seed if match.dealt_from_seed else None,
-        "rounds": [_round_to_dict(i + 1, r) for i, r in enumerate(match.rounds)],
+        "rounds": [
+            _round_to_dict(i + 1, r, grouped.get(i + 1, {})) for i, r in enumerate(match.rounds)
+        ],
         "scores": list(match.scores),
         "winner": match.winner,
     }
+    if match.resigned is not None:
+        record["resigned"] = match.resigned
     if names is not None:
         record["names"] = [str(n) for n in names]
     return record
 
 
-def dump_record(match: Match, names: Sequence[str] | None = None, indent: int | None = 1) -> str:
-    """The record of ``match`` as JSON text."""
-    return json.dumps(match_to_record(match, names), indent=indent, ensure_ascii=False)
+def dump_record(
+    match: Match,
+    names: Sequence[str] | None = None,
+    indent: int | None = 1,
+    marks: _Marks | None = None,
+) -> str:
+    """The record of ``match`` as JSON text (``marks`` as in ``match_to_record``)."""
+    return json.dumps(match_to_record(match, names, marks), indent=indent, ensure_ascii=False)
 
 
 def _need(mapping: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
@@ -104,34 +174,85 @@ def _parse_deal(rules: Rules, data: Any, where: str) -> Deal:
     return rnd.deal
 
 
-def load_record(source: str | bytes | Mapping[str, Any]) -> Match:
-    """Replay a record into a ``Match`` at the record's last position.
+def _parse_marks(rnd: Mapping[str, Any], moves: int, where: str) -> dict[int, str]:
+    """A version-2 round's ``marks``: move index (from 1) to kind."""
+    if "marks" not in rnd:
+        return {}
+    data = _need(rnd, "marks", Mapping, where)
+    marks: dict[int, str] = {}
+    for key, kind in data.items():
+        index = int(key) if isinstance(key, str) and key.isascii() and key.isdigit() else 0
+        if str(index) != key or not 1 <= index <= moves:
+            raise RecordError(
+                _("{where}: 'marks' names move {index!r}, which this round does not have").format(
+                    where=where, index=key
+                )
+            )
+        if kind not in MARK_KINDS:
+            raise RecordError(
+                _("{where}, move {index}: unknown mark {kind!r}; known: {known}").format(
+                    where=where, index=index, kind=kind, known=", ".join(MARK_KINDS)
+                )
+            )
+        marks[index] = kind
+    return marks
 
-    Raises ``RecordError`` naming the round and move for a record that is not
-    JSON, not a record, of another version, corrupt, or holds an illegal move.
-    """
+
+def _parse(source: str | bytes | Mapping[str, Any]) -> Mapping[str, Any]:
+    """The record's data in the version-2 form, its format and version checked."""
+    parsed: Any = source
     if isinstance(source, (str, bytes)):
         try:
-            data = json.loads(source)
+            parsed = json.loads(source)
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise RecordError(
                 _("the record is not valid JSON: {reason}").format(reason=exc)
             ) from None
-    else:
-        data = source
-    if not isinstance(data, Mapping):
+    if not isinstance(parsed, Mapping):
         raise RecordError(_("the record must be a JSON object"))
+    data: Mapping[str, Any] = parsed
     if data.get("format") != RECORD_FORMAT:
         raise RecordError(
             _("not a passing-game record (format is {format!r})").format(format=data.get("format"))
         )
     version = data.get("version")
-    if type(version) is not int or version != RECORD_VERSION:
+    if type(version) is not int or version not in READ_VERSIONS:
         raise RecordError(
-            _("unknown record version {version!r}; this program reads version {known}").format(
-                version=version, known=RECORD_VERSION
+            _("unknown record version {version!r}; this program reads versions {known}").format(
+                version=version, known=_(", ").join(str(v) for v in READ_VERSIONS)
             )
         )
+    if version == 1:
+        data = _from_version_1(data)
+    return data
+
+
+def _from_version_1(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Version-1 data in the version-2 form: version 1 has no marks and no
+    resignation, so those keys mean nothing there and are dropped, as a
+    version-1 reader ignored every unknown key."""
+    upgraded = {key: value for key, value in data.items() if key != "resigned"}
+    upgraded["version"] = 2
+    rounds = data.get("rounds")
+    if isinstance(rounds, list):
+        upgraded["rounds"] = [
+            {key: value for key, value in rnd.items() if key != "marks"}
+            if isinstance(rnd, Mapping)
+            else rnd
+            for rnd in rounds
+        ]
+    return upgraded
+
+
+def load_record(source: str | bytes | Mapping[str, Any]) -> Match:
+    """Replay a record into a ``Match`` at the record's last position.
+
+    Raises ``RecordError`` naming the round and move for a record that is not
+    JSON, not a record, of another version, corrupt, or holds an illegal move.
+    Reads versions 1 and 2 (``READ_VERSIONS``). A record with ``resigned`` is
+    resigned by that seat after its moves are replayed (P25).
+    """
+    data = _parse(source)
     rules_data = _need(data, "rules", Mapping, _("record"))
     try:
         rules = Rules.from_dict(rules_data)
@@ -179,6 +300,7 @@ def load_record(source: str | bytes | Mapping[str, Any]) -> Match:
                 ).format(where=where, seed=seed)
             )
         moves = _need(rnd, "moves", list, where)
+        _parse_marks(rnd, len(moves), where)
         for index, text in enumerate(moves, start=1):
             if match.round_number != number:
                 raise RecordError(
@@ -203,6 +325,14 @@ def load_record(source: str | bytes | Mapping[str, Any]) -> Match:
                     "{where}: the record says the result is {recorded}, replaying gives {actual}"
                 ).format(where=where, recorded=recorded, actual=actual)
             )
+    resigned = data.get("resigned")
+    if resigned is not None:
+        try:
+            match.resign(resigned)
+        except PassingGameError as exc:
+            raise RecordError(
+                _("record: 'resigned' is {value!r}: {reason}").format(value=resigned, reason=exc)
+            ) from None
     totals: dict[str, object] = {"scores": list(match.scores), "winner": match.winner}
     for key, value in totals.items():
         if key in data and data[key] != value:
@@ -222,11 +352,35 @@ def record_names(source: Mapping[str, Any]) -> list[str] | None:
     return None
 
 
+def record_marks(source: str | bytes | Mapping[str, Any]) -> dict[tuple[int, int], str]:
+    """The marks a record carries: ``(round_number, move_index)`` to kind.
+
+    Both numbers count from 1, as in ``match_to_record``. Empty for a record
+    without marks, which every version-1 record is. Raises ``RecordError``
+    where ``load_record`` would refuse the format, the version, a round or
+    its marks; the moves themselves are not replayed.
+    """
+    data = _parse(source)
+    rounds = _need(data, "rounds", list, _("record"))
+    marks: dict[tuple[int, int], str] = {}
+    for number, rnd in enumerate(rounds, start=1):
+        where = _("round {n}").format(n=number)
+        if not isinstance(rnd, Mapping):
+            raise RecordError(_("{where}: must be an object").format(where=where))
+        moves = _need(rnd, "moves", list, where)
+        for index, kind in _parse_marks(rnd, len(moves), where).items():
+            marks[number, index] = kind
+    return marks
+
+
 __all__ = [
+    "MARK_KINDS",
+    "READ_VERSIONS",
     "RECORD_FORMAT",
     "RECORD_VERSION",
     "dump_record",
     "load_record",
     "match_to_record",
+    "record_marks",
     "record_names",
 ]

@@ -17,7 +17,7 @@ import click
 from passing_game.cli.options import TranslatedCommand, option, rules_options
 from passing_game.errors import RecordError
 from passing_game.i18n import N_, _
-from passing_game.records import load_record, record_names
+from passing_game.records import load_record, record_marks, record_names
 from passing_game.rules import Rules
 from passing_game.terminal.render import make_console
 
@@ -177,8 +177,10 @@ def replay_command(file: Path, show_all: bool) -> None:
         raise click.ClickException(
             _("{path} is not a usable game record: {reason}").format(path=file, reason=exc)
         ) from None
-    names = record_names(json.loads(data))
-    replayer = Replayer(match, names, console=make_console())
+    parsed = json.loads(data)
+    replayer = Replayer(
+        match, record_names(parsed), console=make_console(), marks=record_marks(parsed)
+    )
     try:
         code = replayer.run_all() if show_all else replayer.run()
     except BrokenPipeError:

@@ -3,13 +3,15 @@
 The replayer rebuilds every round from its recorded deal and re-plays the
 recorded moves through the engine, so what it shows is what the engine
 computes, not what the file claims. A replay is for study after the game:
-every hand is shown open, and so is every drawn tile.
+every hand is shown open, and so is every drawn tile. A move a bot made
+for a person (a version-2 record's marks) says so, and a resigned match
+says who resigned.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rich.console import Console
@@ -78,8 +80,11 @@ class Replayer:
         names: Sequence[str] | None = None,
         console: Console | None = None,
         read: Callable[[], str] | None = None,
+        marks: Mapping[tuple[int, int], str] | None = None,
     ) -> None:
         self.match = match
+        #: ``(round_number, move_index)`` to a mark kind (``records.record_marks``).
+        self.marks = dict(marks or {})
         self.console = console or render.make_console()
         self._read = read or input
         self.echo = read is None and not sys.stdin.isatty()
@@ -113,18 +118,20 @@ class Replayer:
         else:
             # A play that leaves one tile on the train was the lead.
             led = len(rnd.train) == 1 and isinstance(step.turn.move, Play)
-            lines.append(
-                Text(
-                    render.describe_turn(
-                        step.turn,
-                        self.seats,
-                        render.placed_by(step.turn, rnd.train),
-                        led=led,
-                        show_drawn=True,
-                    ),
-                    style="bold",
-                )
+            line = Text(
+                render.describe_turn(
+                    step.turn,
+                    self.seats,
+                    render.placed_by(step.turn, rnd.train),
+                    led=led,
+                    show_drawn=True,
+                ),
+                style="bold",
             )
+            mark = self.mark_text(step)
+            if mark:
+                line.append(" " + mark, style="yellow")
+            lines.append(line)
         lines.extend(render.train_lines(rnd.train, rnd.ends, g, self.width))
         labels = [self.seats.label(s) for s in range(rnd.rules.players)]
         pad = max(len(label) for label in labels) + 1
@@ -151,9 +158,29 @@ class Replayer:
             )
         return lines
 
+    def mark_text(self, step: Step) -> str:
+        """Who really made the move of ``step``, when a bot made it for a person."""
+        kind = self.marks.get((step.number, step.index))
+        if kind == "timeout":
+            return _("(auto-played: time ran out)")
+        if kind == "stand-in":
+            return _("(played by a stand-in)")
+        return ""
+
     def ending_lines(self) -> list[str]:
         """How the record ends: the match winner, or that it stops early."""
         match = self.match
+        scores = _(", ").join(
+            f"{self.seats.side_label(s)} {l10n.number(p)}" for s, p in enumerate(match.scores)
+        )
+        if match.resigned is not None and match.winner is not None:
+            return [
+                _("{player} resigned; {side} wins the match. Scores: {scores}.").format(
+                    player=self.seats.label(match.resigned),
+                    side=self.seats.side_label(match.winner),
+                    scores=scores,
+                )
+            ]
         if match.winner is not None:
             return [
                 _("{side} wins the match with {points}.").format(
@@ -161,9 +188,6 @@ class Replayer:
                     points=render.count_points(match.scores[match.winner]),
                 )
             ]
-        scores = _(", ").join(
-            f"{self.seats.side_label(s)} {l10n.number(p)}" for s, p in enumerate(match.scores)
-        )
         return [_("The record ends before the match does. Scores: {scores}.").format(scores=scores)]
 
     def show(self, step: Step) -> None:
