@@ -8,6 +8,8 @@
 #   tests/test_web_e2e.py.
 # - PostgreSQL, with a user and database for tests/test_web_store.py; exports
 #   PASSING_GAME_TEST_PG_URL. Listens on 127.0.0.1 only.
+# - GNU gettext's msgfmt, for tests/test_catalogs.py (msgfmt --check on
+#   every .po file).
 #
 # Safe to run twice. A step that fails does not stop the script, so the
 # other tests still run. What a missing service does to its tests:
@@ -23,6 +25,7 @@ _pg_services() {
     local need=()
     command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need+=(chromium)
     command -v pg_ctlcluster >/dev/null 2>&1 || need+=(postgresql)
+    command -v msgfmt >/dev/null 2>&1 || need+=(gettext)
     if [ ${#need[@]} -gt 0 ]; then
         echo "services: installing ${need[*]}"
         if [ "$(id -u)" = 0 ]; then
@@ -64,6 +67,11 @@ _pg_services() {
         echo "services: $(/usr/bin/chromium --version 2>/dev/null | head -1)"
     else
         echo "services: no Chromium at /usr/bin/chromium" >&2
+    fi
+    if command -v msgfmt >/dev/null 2>&1; then
+        echo "services: $(msgfmt --version | head -1)"
+    else
+        echo "services: no msgfmt (GNU gettext)" >&2
     fi
     if [ -z "${PASSING_GAME_TEST_PG_URL:-}" ]; then
         echo "services: no PostgreSQL (PASSING_GAME_TEST_PG_URL is not set)" >&2

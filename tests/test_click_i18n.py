@@ -144,7 +144,7 @@ def test_galician_help_has_no_click_english() -> None:
     assert done.returncode == 0
     assert done.stdout.startswith(f"Uso: {PROG} play")
     assert "Opcións:" in done.stdout and "Mostra esta axuda e sae." in done.stdout
-    assert "[por defecto: ends-turn]" in done.stdout
+    assert "[predeterminado: ends-turn]" in done.stdout
     for word in ENGLISH_WORDS:
         assert word not in done.stdout
 
@@ -153,7 +153,7 @@ def test_croatian_group_help_translates_help_and_version_options() -> None:
     """Both are worded by click before --lang is read; they must still follow it."""
     done = cli("--lang", "hr", "--help", LANGUAGE="gl")
     assert done.returncode == 0
-    assert "Upotreba:" in done.stdout and "Opcije:" in done.stdout
+    assert "Uporaba:" in done.stdout and "Opcije:" in done.stdout
     assert "Ispiši ovu pomoć i izađi." in done.stdout
     assert "Ispiši verziju i izađi." in done.stdout
     for word in (*ENGLISH_WORDS, "Show the version"):

@@ -595,7 +595,7 @@ def test_from_deal_accepts_tiles_and_text() -> None:
 @pytest.mark.parametrize(
     ("hands", "boneyard", "leader", "message"),
     [
-        (GOOD_HANDS[:1], GOOD_BONEYARD, 0, "1 hands, the rules need 2"),
+        (GOOD_HANDS[:1], GOOD_BONEYARD, 0, "1 hand, the rules need 2"),
         (
             [GOOD_HANDS[0], GOOD_HANDS[1][:6]],
             [GOOD_HANDS[1][6], *GOOD_BONEYARD],

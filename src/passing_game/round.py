@@ -229,9 +229,11 @@ class Round:
             raise ValueError(_("hands must be a list with one list of tiles per seat"))
         if len(hands) != rules.players:
             raise ValueError(
-                _("the deal has {got} hands, the rules need {need}").format(
-                    got=len(hands), need=rules.players
-                )
+                ngettext(
+                    "the deal has {got} hand, the rules need {need}",
+                    "the deal has {got} hands, the rules need {need}",
+                    len(hands),
+                ).format(got=len(hands), need=rules.players)
             )
         got_hands = []
         for seat, hand in enumerate(hands):
@@ -405,8 +407,10 @@ class Round:
             return None
         if isinstance(move, Draw):
             if not legality.can_draw(len(self._boneyard)):
-                return _(
-                    "the boneyard holds {count} tiles and the last two can never be drawn"
+                return ngettext(
+                    "the boneyard holds {count} tile and the last two can never be drawn",
+                    "the boneyard holds {count} tiles and the last two can never be drawn",
+                    len(self._boneyard),
                 ).format(count=len(self._boneyard))
             return None
         if isinstance(move, Pass):

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from passing_game.errors import PassingGameError
-from passing_game.i18n import _
+from passing_game.i18n import _, ngettext
 
 DrawRule = Literal["ends-turn", "continue"]
 PassingRule = Literal["free", "forced"]
@@ -109,9 +109,12 @@ class Rules:
         ):
             most = (28 - LOCKED_TILES) // self.players
             raise RulesError(
-                _(
+                ngettext(
                     "hand_size must be a whole number from 1 to {most} with "
-                    "{players} players, got {value!r}"
+                    "{players} player, got {value!r}",
+                    "hand_size must be a whole number from 1 to {most} with "
+                    "{players} players, got {value!r}",
+                    self.players,
                 ).format(most=most, players=self.players, value=self.hand_size)
             )
         if self.target is None:

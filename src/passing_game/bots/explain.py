@@ -95,19 +95,31 @@ def reason_for(view: View, move: Move) -> str:
             return _("pass: nothing fits and the boneyard is closed")
         if likely_lowest(view, know):
             if view.passes_in_row == view.rules.players - 1:
-                return _("pass: this ends the round and your {pips} pips are likely lowest").format(
-                    pips=pips
-                )
-            return _("pass: your {pips} pips are likely lowest").format(pips=pips)
+                return ngettext(
+                    "pass: this ends the round and your {pips} pip is likely lowest",
+                    "pass: this ends the round and your {pips} pips are likely lowest",
+                    pips,
+                ).format(pips=pips)
+            return ngettext(
+                "pass: your {pips} pip is likely lowest",
+                "pass: your {pips} pips are likely lowest",
+                pips,
+            ).format(pips=pips)
         if not can_play:
-            return _("pass: drawing would only add to your {pips} pips").format(pips=pips)
+            return ngettext(
+                "pass: drawing would only add to your {pips} pip",
+                "pass: drawing would only add to your {pips} pips",
+                pips,
+            ).format(pips=pips)
         return _("pass: every play here helps the others more")
     if isinstance(move, Draw):
         if can_play:
             return _("draw: none of your plays leaves a good position")
-        return _("draw: nothing fits and your {pips} pips are probably not lowest").format(
-            pips=pips
-        )
+        return ngettext(
+            "draw: nothing fits and your {pips} pip is probably not lowest",
+            "draw: nothing fits and your {pips} pips are probably not lowest",
+            pips,
+        ).format(pips=pips)
     if isinstance(move, Play):
         tile = move.tile
         if len(view.hand) == 1:
@@ -131,14 +143,18 @@ def reason_for(view: View, move: Move) -> str:
                 tile=tile, numbers=" / ".join(map(str, open_numbers))
             )
         if tile.pips >= 8:
-            return _("play {tile}: dumps a heavy tile ({pips} pips)").format(
-                tile=tile, pips=tile.pips
-            )
+            return ngettext(
+                "play {tile}: dumps a heavy tile ({pips} pip)",
+                "play {tile}: dumps a heavy tile ({pips} pips)",
+                tile.pips,
+            ).format(tile=tile, pips=tile.pips)
         if tile.is_double:
             return _("play {tile}: gets rid of a double while it fits").format(tile=tile)
         if any(t.has(left) or t.has(right) for t in rest):
             return _("play {tile}: you can follow on the ends it leaves").format(tile=tile)
-        return _("play {tile}: sheds {pips} pips and keeps your numbers varied").format(
-            tile=tile, pips=tile.pips
-        )
+        return ngettext(
+            "play {tile}: sheds {pips} pip and keeps your numbers varied",
+            "play {tile}: sheds {pips} pips and keeps your numbers varied",
+            tile.pips,
+        ).format(tile=tile, pips=tile.pips)
     return str(move)

@@ -16,7 +16,7 @@ import click
 
 from passing_game.cli.options import TranslatedCommand, option, rules_options
 from passing_game.errors import RecordError
-from passing_game.i18n import N_, _
+from passing_game.i18n import N_, _, ngettext
 from passing_game.records import load_record, record_marks, record_names
 from passing_game.rules import Rules
 from passing_game.terminal.render import make_console
@@ -44,9 +44,11 @@ def parse_bots(text: str, players: int) -> tuple[str, ...]:
     opponents = players - 1
     if len(names) not in (1, opponents):
         raise click.BadParameter(
-            _("give one bot for all {n} opponents or exactly {n} names, got {got}").format(
-                n=opponents, got=len(names)
-            ),
+            ngettext(
+                "give one bot name for your one opponent, got {got}",
+                "give one bot for all {n} opponents or exactly {n} names, got {got}",
+                opponents,
+            ).format(n=opponents, got=len(names)),
             param_hint="'--bots'",
         )
     return names
@@ -126,9 +128,11 @@ def play_command(
 
     if seat >= rules.players:
         raise click.BadParameter(
-            _("seat must be 0 to {last} with {n} players").format(
-                last=rules.players - 1, n=rules.players
-            ),
+            ngettext(
+                "seat must be 0 to {last} with {n} player",
+                "seat must be 0 to {last} with {n} players",
+                rules.players,
+            ).format(last=rules.players - 1, n=rules.players),
             param_hint="'--seat'",
         )
     chosen_bots = parse_bots(bot_names, rules.players)

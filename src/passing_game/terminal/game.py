@@ -313,13 +313,25 @@ class TerminalGame:
         assert winner is not None
         points = self.match.scores[winner]
         if self.seats.side_is_you(winner) and not self.match.rules.partnerships:
-            text = _("You win the match with {points}! Well played.")
+            text = ngettext(
+                "You win the match with {n} point! Well played.",
+                "You win the match with {n} points! Well played.",
+                points,
+            )
         elif self.seats.side_is_you(winner):
-            text = _("{side} wins the match with {points}! Well played.")
+            text = ngettext(
+                "{side} wins the match with {n} point! Well played.",
+                "{side} wins the match with {n} points! Well played.",
+                points,
+            )
         else:
-            text = _("{side} wins the match with {points}.")
+            text = ngettext(
+                "{side} wins the match with {n} point.",
+                "{side} wins the match with {n} points.",
+                points,
+            )
         self.say(
-            text.format(side=self.seats.side_label(winner), points=render.count_points(points)),
+            text.format(side=self.seats.side_label(winner), n=l10n.number(points)),
             style="bold",
         )
 
@@ -336,10 +348,10 @@ class TerminalGame:
             return
         side = leaders[0]
         if self.seats.side_is_you(side) and not self.match.rules.partnerships:
-            text = _("You lead with {points}.")
+            text = ngettext("You lead with {n} point.", "You lead with {n} points.", best)
         else:
-            text = _("{side} leads with {points}.")
-        self.say(text.format(side=self.seats.side_label(side), points=render.count_points(best)))
+            text = ngettext("{side} leads with {n} point.", "{side} leads with {n} points.", best)
+        self.say(text.format(side=self.seats.side_label(side), n=l10n.number(best)))
 
     # -- one round -------------------------------------------------------
 

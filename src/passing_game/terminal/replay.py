@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from rich.console import Console
 from rich.text import Text
 
-from passing_game.i18n import _
+from passing_game.i18n import _, ngettext
 from passing_game.match import Match
 from passing_game.moves import Play
 from passing_game.round import Round, RoundResult
@@ -183,9 +183,13 @@ class Replayer:
             ]
         if match.winner is not None:
             return [
-                _("{side} wins the match with {points}.").format(
+                ngettext(
+                    "{side} wins the match with {n} point.",
+                    "{side} wins the match with {n} points.",
+                    match.scores[match.winner],
+                ).format(
                     side=self.seats.side_label(match.winner),
-                    points=render.count_points(match.scores[match.winner]),
+                    n=l10n.number(match.scores[match.winner]),
                 )
             ]
         return [_("The record ends before the match does. Scores: {scores}.").format(scores=scores)]

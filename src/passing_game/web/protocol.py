@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from passing_game.errors import PassingGameError
-from passing_game.i18n import _
+from passing_game.i18n import _, ngettext
 from passing_game.moves import Play, parse_move
 from passing_game.rules import (
     DRAW_RULES,
@@ -92,7 +92,11 @@ def _str(value: Any, what: str, longest: int = 200) -> str:
         raise ProtocolError(_("{field} must be text").format(field=what))
     if len(value) > longest:
         raise ProtocolError(
-            _("{field} is too long (at most {n} characters)").format(field=what, n=longest)
+            ngettext(
+                "{field} is too long (at most {n} character)",
+                "{field} is too long (at most {n} characters)",
+                longest,
+            ).format(field=what, n=longest)
         )
     return value
 
@@ -110,7 +114,11 @@ def clean_name(value: Any) -> str:
         raise ProtocolError(_("please give a name"))
     if len(text) > MAX_NAME:
         raise ProtocolError(
-            _("{field} is too long (at most {n} characters)").format(field=_("name"), n=MAX_NAME)
+            ngettext(
+                "{field} is too long (at most {n} character)",
+                "{field} is too long (at most {n} characters)",
+                MAX_NAME,
+            ).format(field=_("name"), n=MAX_NAME)
         )
     return text
 
@@ -120,9 +128,11 @@ def clean_code(value: Any) -> str:
     text = _str(value, _("table code"), 40).upper().replace(" ", "").replace("-", "")
     if not _CODE.match(text):
         raise ProtocolError(
-            _("a table code is {n} letters and digits, like {example}").format(
-                n=CODE_LENGTH, example="K7M2QX"
-            ),
+            ngettext(
+                "a table code is {n} letter or digit, like {example}",
+                "a table code is {n} letters and digits, like {example}",
+                CODE_LENGTH,
+            ).format(n=CODE_LENGTH, example="K7M2QX"),
             "bad-code",
         )
     return text
@@ -216,7 +226,11 @@ def parse_rules(value: Any) -> Rules:
 def parse_seats(value: Any, players: int, levels: tuple[str, ...]) -> tuple[str, ...]:
     """One entry per seat: ``"you"`` exactly once, ``"person"`` or a bot level."""
     if not isinstance(value, list) or len(value) != players:
-        raise ProtocolError(_("give one entry per seat ({n} seats)").format(n=players))
+        raise ProtocolError(
+            ngettext(
+                "give one entry per seat ({n} seat)", "give one entry per seat ({n} seats)", players
+            ).format(n=players)
+        )
     allowed = ("you", "person", *levels)
     seats = tuple(_choice(v, allowed, _("seat")) for v in value)
     if seats.count("you") != 1:
@@ -248,7 +262,12 @@ def parse_intent(text: str | bytes) -> Intent:
         raise ProtocolError(_("messages must be JSON text, not binary"))
     if len(text) > MAX_MESSAGE_BYTES or len(text.encode()) > MAX_MESSAGE_BYTES:
         raise ProtocolError(
-            _("message too long (at most {n} bytes)").format(n=MAX_MESSAGE_BYTES), "too-long"
+            ngettext(
+                "message too long (at most {n} byte)",
+                "message too long (at most {n} bytes)",
+                MAX_MESSAGE_BYTES,
+            ).format(n=MAX_MESSAGE_BYTES),
+            "too-long",
         )
     try:
         data = json.loads(text)
