@@ -52,6 +52,16 @@ from passing_game.i18n import N_, _
     show_default=True,
     help=N_("Processes for the searching bots (hard, expert); 0 runs them in threads."),
 )
+@option(
+    "--allowed-origin",
+    "allowed_origins",
+    multiple=True,
+    metavar="URL",
+    help=N_(
+        "Another site whose pages may open the game's WebSocket, like https://example.com"
+        " (the page's own address always may); repeat for more."
+    ),
+)
 @option("--log-level", default="info", show_default=True, help=N_("Server log level."))
 def serve_command(
     host: str,
@@ -60,19 +70,26 @@ def serve_command(
     bot_delay: float,
     rate_limit: float,
     bot_workers: int,
+    allowed_origins: tuple[str, ...],
     log_level: str,
 ) -> None:
     """Serve the game in the browser: tables for friends and bots."""
     try:
         import uvicorn
 
-        from passing_game.web.app import create_app
+        from passing_game.web.app import create_app, parse_origin
     except ImportError as exc:
         raise click.ClickException(
             _("the web app needs its extra: pip install 'passing-game[web]' ({reason})").format(
                 reason=exc
             )
         ) from None
+    for url in allowed_origins:
+        if parse_origin(url) is None:
+            raise click.BadParameter(
+                _("{url} is not an origin like https://example.com:8443").format(url=url),
+                param_hint="'--allowed-origin'",
+            )
     from passing_game.web.store import DEFAULT_DB, StoreError, open_store
 
     try:
@@ -91,6 +108,7 @@ def serve_command(
         bot_delay=bot_delay,
         rate_limit=(rate_limit, 2 * rate_limit),
         bot_workers=bot_workers,
+        allowed_origins=allowed_origins,
     )
     click.echo(_("Serving The Passing Game on http://{host}:{port}/").format(host=host, port=port))
     try:

@@ -15,19 +15,31 @@ tables (``passing_game.web.tables``) and serves:
 
 On start every unfinished game is loaded from the store and its bots go on
 from the last stored move.
+
+Hardening: a WebSocket from a page of another site (its ``Origin``) is
+refused unless allowed (``allowed_origins``); the record download is rate
+limited per client address (``AddressLimits``) and answers a table that does
+not exist exactly like one with no finished game; a client's text quoted in
+an error is made printable (``protocol.shown``); uvicorn's traceback for a
+text frame that is not UTF-8 becomes one warning line (``QuietBadText``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
+import math
+import re
 import time
-from collections.abc import AsyncIterator
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -38,7 +50,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from passing_game import __version__
-from passing_game.i18n import LANGUAGES, _, current_language
+from passing_game.i18n import LANGUAGES, _, current_language, ngettext
 from passing_game.rules import (
     DRAW_RULES,
     LEADER_RULES,
@@ -56,6 +68,7 @@ from passing_game.web.protocol import (
     RateLimit,
     clean_code,
     parse_intent,
+    shown,
 )
 from passing_game.web.store import Store, StoreError, open_store
 from passing_game.web.tables import Conn, Lobby, bot_choices, level_choices
@@ -115,23 +128,109 @@ def _config(request: Request) -> JSONResponse:
     )
 
 
+#: The highest game number the record download looks up (an SQL ``INTEGER``).
+MAX_GAME = 2**31 - 1
+_GAME = re.compile(r"[0-9]{1,10}")
+
+
+def address_key(host: str | None) -> str:
+    """Whom a request is counted against: its client address; IPv6 by its /64
+    network (one machine usually holds a whole /64)."""
+    if not host:
+        return "?"
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host[:64]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+class AddressLimits:
+    """A token bucket (``RateLimit``) per client address, ``rate`` requests a
+    second in bursts of ``burst``.
+
+    At most ``most`` addresses are kept: the one seen least recently is
+    forgotten first, so memory stays bounded whoever sends.
+
+    >>> limits = AddressLimits(rate=1, burst=2, most=2, clock=lambda: 0.0)
+    >>> [limits.wait("10.0.0.1") for _ in range(3)], limits.wait("10.0.0.2")
+    ([0.0, 0.0, 1.0], 0.0)
+    >>> limits.wait("10.0.0.3"), len(limits)
+    (0.0, 2)
+    """
+
+    def __init__(
+        self,
+        rate: float,
+        burst: float,
+        most: int = 4096,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        self.rate, self.burst, self.most = rate, burst, most
+        self._clock = clock or time.monotonic
+        self._buckets: OrderedDict[str, RateLimit] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+    def wait(self, host: str | None) -> float:
+        """0 if ``host`` may make a request now (it is counted), else the seconds to wait."""
+        key = address_key(host)
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = self._buckets[key] = RateLimit(self.rate, self.burst, clock=self._clock)
+            while len(self._buckets) > self.most:
+                self._buckets.popitem(last=False)
+        else:
+            self._buckets.move_to_end(key)
+        return 0.0 if bucket.allow() else bucket.retry_after()
+
+
 async def _record(request: Request) -> Response:
     lobby: Lobby = request.app.state.lobby
+    limits: AddressLimits = request.app.state.record_limits
+    wait = limits.wait(request.client.host if request.client else None)
+    if wait > 0:
+        seconds = max(1, math.ceil(wait))
+        message = ngettext(
+            "too many requests: try again in {n} second",
+            "too many requests: try again in {n} seconds",
+            seconds,
+        ).format(n=seconds)
+        return JSONResponse({"error": message}, 429, headers={"Retry-After": str(seconds)})
     try:
         code = clean_code(request.path_params["code"])
     except ProtocolError as exc:
         return JSONResponse({"error": str(exc)}, status_code=400)
-    table = await lobby.get(code)
-    if table is None:
-        return JSONResponse({"error": _("there is no table {code}").format(code=code)}, 404)
+    asked = request.query_params.get("game")
+    game: int | None = None
+    if asked is not None:
+        if not _GAME.fullmatch(asked) or not 1 <= int(asked) <= MAX_GAME:
+            return JSONResponse(
+                {"error": _("game must be a whole number from 1 to {n}").format(n=MAX_GAME)}, 400
+            )
+        game = int(asked)
     try:
-        game = int(request.query_params.get("game", table.game))
-    except ValueError:
-        return JSONResponse({"error": _("game must be a number")}, status_code=400)
-    record = await lobby.db.game_record(code, game)
+        if game is None:  # the table's current game; a table is not loaded to play for this
+            table = lobby.tables.get(code)
+            stored = None if table is not None else await lobby.db.load_table(code)
+            game = table.game if table is not None else stored.game if stored else None
+        record = None if game is None else await lobby.db.game_record(code, game)
+    except Exception:
+        log.exception("could not read a game record")
+        return JSONResponse({"error": _("the server could not read that; try again")}, 503)
     if record is None:
-        # A game that goes on has no record yet: it would show every hand.
-        return JSONResponse({"error": _("the record is there once the game is over")}, 409)
+        # No such table, or its game goes on (its record would show every hand):
+        # the same answer, so that nobody can find live tables by trying codes.
+        message = _(
+            "there is no finished game to download: check the table code,"
+            " or wait until the game is over"
+        )
+        return JSONResponse({"error": message}, 404)
     return Response(
         record,
         media_type="application/json",
@@ -144,8 +243,48 @@ def _health(request: Request) -> JSONResponse:
     return JSONResponse({"ok": True, "tables": len(lobby.tables)})
 
 
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def parse_origin(url: str) -> tuple[str, str, int] | None:
+    """An origin's scheme, host and port (default port filled in), or ``None``.
+
+    >>> parse_origin("HTTPS://Example.com"), parse_origin("http://[::1]:8000/")
+    (('https', 'example.com', 443), ('http', '::1', 8000))
+    >>> parse_origin("null"), parse_origin("ftp://x"), parse_origin("http://x:99999")
+    (None, None, None)
+    """
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    if scheme not in DEFAULT_PORTS or not parts.hostname:
+        return None
+    return scheme, parts.hostname.lower(), port or DEFAULT_PORTS[scheme]
+
+
+def _origin_allowed(websocket: WebSocket, origin: str) -> bool:
+    """The page's own origin (the scheme and ``Host`` this request came to), or a configured one."""
+    found = parse_origin(origin)
+    if found is None:
+        return False
+    if found in websocket.app.state.allowed_origins:
+        return True
+    scheme = "https" if websocket.url.scheme == "wss" else "http"
+    return found == parse_origin(f"{scheme}://{websocket.headers.get('host', '')}")
+
+
 async def _socket(websocket: WebSocket) -> None:
     lobby: Lobby = websocket.app.state.lobby
+    origin = websocket.headers.get("origin")
+    # A browser names the page that opens a socket; a page of another site may not
+    # play here in its visitor's name. Tools that send no Origin are let in.
+    if origin is not None and not _origin_allowed(websocket, origin):
+        log.warning("refused a WebSocket from another site's page (Origin %s)", shown(origin, 100))
+        await websocket.close(code=1008)  # policy violation; uvicorn answers HTTP 403
+        return
     await websocket.accept()
     conn = Conn(websocket.send_text)
     conn.language = current_language()  # chosen by LanguageMiddleware
@@ -200,7 +339,26 @@ def _kind(text: str | None) -> str:
 
 
 def _error(state: int, message: str, code: str) -> dict[str, Any]:
+    # Never anything UTF-8 cannot carry: it would end the connection instead.
+    message = message.encode("utf-8", "replace").decode("utf-8")
     return {"type": "error", "state": state, "code": code, "message": message}
+
+
+class QuietBadText(logging.Filter):
+    """uvicorn logs a text frame that is not valid UTF-8 at ERROR, with a whole
+    traceback; anybody can send one, so it becomes one warning line without
+    the message's content."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, UnicodeDecodeError) and "utf-8" in str(record.msg).lower():
+            record.msg, record.args = "closed a WebSocket that sent text that is not UTF-8", ()
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
+QUIET_BAD_TEXT = QuietBadText()
 
 
 def create_app(
@@ -209,19 +367,34 @@ def create_app(
     bot_delay: float = 0.6,
     rate_limit: tuple[float, float] = (20.0, 40.0),
     bot_workers: int = 0,
+    allowed_origins: Iterable[str] = (),
+    record_rate_limit: tuple[float, float] = (1.0, 10.0),
 ) -> Starlette:
     """The application; ``db`` is a store or a database URL (default: SQLite under ./data).
 
     ``bot_delay`` is how long a bot waits before it moves; ``rate_limit`` is
     the messages a second a client may send, and the burst it may send at once;
     ``bot_workers`` processes run the searching bots (0: a thread each).
+    ``allowed_origins`` (``https://host[:port]``) may open sockets besides the
+    page's own origin; ``record_rate_limit`` is the record downloads a second
+    one client address may make, and its burst.
     """
+    origins = set()
+    for url in allowed_origins:
+        found = parse_origin(url)
+        if found is None:
+            raise ValueError(
+                _("{url} is not an origin like https://example.com:8443").format(url=url)
+            )
+        origins.add(found)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = db if isinstance(db, Store) else open_store(db)
         lobby = Lobby(store, bot_delay=bot_delay, bot_workers=bot_workers)
         app.state.lobby = lobby
+        # After uvicorn has set up its logging (idempotent: one filter however many apps).
+        logging.getLogger("uvicorn.error").addFilter(QUIET_BAD_TEXT)
         resumed = await lobby.resume_all()
         if resumed:
             log.info("resumed %d unfinished game(s)", resumed)
@@ -247,6 +420,8 @@ def create_app(
     middleware = [Middleware(page_i18n.LanguageMiddleware)]
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
     app.state.rate_limit = rate_limit
+    app.state.allowed_origins = frozenset(origins)
+    app.state.record_limits = AddressLimits(*record_rate_limit)
     return app
 
 

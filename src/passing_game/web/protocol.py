@@ -101,6 +101,18 @@ def _str(value: Any, what: str, longest: int = 200) -> str:
     return value
 
 
+def shown(value: Any, longest: int = 20) -> str:
+    """A client's text, safe to quote back in an error: at most ``longest``
+    characters, anything unprintable (controls, lone surrogates that UTF-8
+    cannot carry) replaced by U+FFFD.
+
+    >>> shown("ab\\ud800\\u0000c")
+    'ab\ufffd\ufffdc'
+    """
+    text = str(value)[:longest]
+    return "".join(ch if ch.isprintable() else "\N{REPLACEMENT CHARACTER}" for ch in text)
+
+
 def clean_name(value: Any) -> str:
     """A display name: control characters dropped, spaces squeezed, 1-24 characters.
 
@@ -188,7 +200,9 @@ def parse_rules(value: Any) -> Rules:
     }
     extra = sorted(set(value) - known)
     if extra:
-        raise ProtocolError(_("unknown rules field {name}").format(name=", ".join(map(str, extra))))
+        raise ProtocolError(
+            _("unknown rules field {name}").format(name=", ".join(shown(e) for e in extra[:3]))
+        )
     players = value.get("players", 2)
     if isinstance(players, bool) or players not in (2, 3, 4):
         raise ProtocolError(_("players must be 2, 3 or 4"))
@@ -260,7 +274,10 @@ def parse_intent(text: str | bytes) -> Intent:
     """Check one message from a client; ``ProtocolError`` says what is wrong."""
     if isinstance(text, bytes):
         raise ProtocolError(_("messages must be JSON text, not binary"))
-    if len(text) > MAX_MESSAGE_BYTES or len(text.encode()) > MAX_MESSAGE_BYTES:
+    if (
+        len(text) > MAX_MESSAGE_BYTES
+        or len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES
+    ):
         raise ProtocolError(
             ngettext(
                 "message too long (at most {n} byte)",
@@ -277,14 +294,14 @@ def parse_intent(text: str | bytes) -> Intent:
         raise ProtocolError(_("a message must be a JSON object"))
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in SCHEMA:
-        shown = kind if isinstance(kind, str) and len(kind) <= 20 else "?"
-        raise ProtocolError(_("unknown message type {type!r}").format(type=shown))
+        kind_shown = shown(kind) if isinstance(kind, str) and len(kind) <= 20 else "?"
+        raise ProtocolError(_("unknown message type {type!r}").format(type=kind_shown))
     required, optional = SCHEMA[kind]
     extra = sorted(set(data) - {"type"} - set(required) - set(optional))
     if extra:
-        shown = ", ".join(str(e)[:20] for e in extra[:3])
+        names = ", ".join(shown(e) for e in extra[:3])
         raise ProtocolError(
-            _("unexpected field {name} in a {type} message").format(name=shown, type=kind)
+            _("unexpected field {name} in a {type} message").format(name=names, type=kind)
         )
     fields: dict[str, Any] = {}
     for name, check in required.items():
@@ -317,6 +334,10 @@ class RateLimit:
         self._clock = clock or time.monotonic
         self._tokens = burst
         self._last = self._clock()
+
+    def retry_after(self) -> float:
+        """Seconds until the next message is allowed (0 if one is now)."""
+        return max(0.0, (1 - self._tokens) / self.rate)
 
     def allow(self) -> bool:
         now = self._clock()
