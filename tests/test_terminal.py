@@ -171,7 +171,7 @@ def test_play_a_whole_round_by_numbers() -> None:
     assert reason[result.reason] in summary
     hands = section(summary, "Hands revealed", "Locked in the boneyard")
     for seat, hand in enumerate(result.hands):
-        label = "You:" if seat == 0 else f"greedy (seat {seat}):"
+        label = "You:" if seat == 0 else f"greedy (seat {seat + 1}):"
         assert label in hands
         for tile in hand:
             assert tile_text(tile) in hands
@@ -275,7 +275,7 @@ def test_save_replays_to_the_same_scores(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "Press Enter to deal round 2" in done.stdout
-    winner = "You" if match.winner == 0 else f"(seat {match.winner})"
+    winner = "You" if match.winner == 0 else f"(seat {match.winner + 1})"
     assert re.search(rf"{re.escape(winner)} wins? the match", done.stdout)
     data = json.loads(saved.read_text(encoding="utf-8"))
     assert data["names"] == ["human", "greedy", "random"]
@@ -291,7 +291,7 @@ def test_save_replays_to_the_same_scores(tmp_path: Path) -> None:
     total = re.search(r"Total\s+(\d+)\s+(\d+)\s+(\d+)", last_pad)
     assert total is not None and [int(x) for x in total.groups()] == match.scores
     assert "wins the match" in shown.stdout
-    assert "greedy (seat 1) drew" in shown.stdout or "greedy (seat 1) played" in shown.stdout
+    assert "greedy (seat 2) drew" in shown.stdout or "greedy (seat 2) played" in shown.stdout
 
 
 def test_replay_steps_forward_and_back(tmp_path: Path) -> None:
@@ -351,7 +351,8 @@ def test_rules_prints_the_document() -> None:
         (["--players", "3", "--partnerships"], "partnerships need 4 players"),
         (["--draw", "sometimes"], "--draw"),
         (["--bots", "nosuch"], "unknown bot 'nosuch'"),
-        (["--players", "2", "--seat", "3"], "seat must be 0 to 1"),
+        (["--players", "2", "--seat", "3"], "seat must be 1 to 2"),
+        (["--seat", "0"], "--seat"),
         (["--target", "50", "--target-preset", "seeds"], "not both"),
     ],
 )
@@ -369,7 +370,7 @@ def test_partnerships_round_explains_team_counts() -> None:
             "play",
             "--partnerships",
             "--seat",
-            "1",
+            "2",
             "--bots",
             "greedy",
             "--seed",
@@ -381,12 +382,12 @@ def test_partnerships_round_explains_team_counts() -> None:
     )
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert "You play seat 1, partnered with greedy (seat 3)" in out
+    assert "You play seat 2, partnered with greedy (seat 4)" in out
     result = match.results[0]
     assert (
-        f"Your team (seats 1+3): {result.pips[1]} + {result.pips[3]} = {result.side_pips[1]}" in out
+        f"Your team (seats 2+4): {result.pips[1]} + {result.pips[3]} = {result.side_pips[1]}" in out
     )
-    assert f"Team 0+2: {result.pips[0]} + {result.pips[2]} = {result.side_pips[0]}" in out
+    assert f"Team 1+3: {result.pips[0]} + {result.pips[2]} = {result.side_pips[0]}" in out
 
 
 # -- drawing, checked in-process ------------------------------------------
@@ -440,7 +441,7 @@ def test_scoring_is_explained_per_variant() -> None:
     three = Rules(players=3)
     seats = Seats(three, ("greedy", "human", "greedy"), human=1)
     text = " ".join(scoring_lines(_result(three, (4, 10, 15)), seats, ASCII))
-    assert "greedy (seat 0) has the lowest count (4)" in text
+    assert "greedy (seat 1) has the lowest count (4)" in text
     assert "10 + 15 - 4 = 21" in text
     pairwise = Rules(players=3, scoring="pairwise")
     seats = Seats(pairwise, ("human", "greedy", "greedy"), human=0)
@@ -452,4 +453,4 @@ def test_scoring_is_explained_per_variant() -> None:
     text = " ".join(scoring_lines(_result(teams, (3, 9, 8, 2)), seats, ASCII))
     assert "nobody scores" in text
     text = " ".join(scoring_lines(_result(teams, (3, 9, 8, 4)), seats, ASCII))
-    assert "13 - 11 = 2" in text and "Your team (seats 0+2) scores 2" in text
+    assert "13 - 11 = 2" in text and "Your team (seats 1+3) scores 2" in text

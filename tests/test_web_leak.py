@@ -63,7 +63,8 @@ def named_tiles(data: Any) -> set[str]:
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     store = SqliteStore(tmp_path / "leak.sqlite3")
-    app = create_app(store, bot_delay=0, rate_limit=(1e6, 1e6))
+    # Many games, each record downloaded: no record rate limit here.
+    app = create_app(store, bot_delay=0, rate_limit=(1e6, 1e6), record_rate_limit=(1e6, 1e6))
     with time_limit(240), TestClient(app) as made:
         yield made
     store.close()

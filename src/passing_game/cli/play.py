@@ -91,10 +91,10 @@ def check_save_path(path: Path | None) -> None:
 )
 @option(
     "--seat",
-    type=click.IntRange(0, 3),
-    default=0,
+    type=click.IntRange(1, 4),
+    default=1,
     show_default=True,
-    help=N_("The seat you play (0 to players-1)."),
+    help=N_("The seat you play, numbered from 1."),
 )
 @option(
     "--save",
@@ -126,13 +126,13 @@ def play_command(
     """Play The Passing Game in the terminal against computer opponents."""
     from passing_game.terminal.game import GameOptions, TerminalGame
 
-    if seat >= rules.players:
+    if seat > rules.players:
         raise click.BadParameter(
             ngettext(
-                "seat must be 0 to {last} with {n} player",
-                "seat must be 0 to {last} with {n} players",
+                "seat must be 1 with {n} player",
+                "seat must be 1 to {n} with {n} players",
                 rules.players,
-            ).format(last=rules.players - 1, n=rules.players),
+            ).format(n=rules.players),
             param_hint="'--seat'",
         )
     chosen_bots = parse_bots(bot_names, rules.players)
@@ -144,7 +144,7 @@ def play_command(
         rules=rules,
         seed=seed,
         bots=chosen_bots,
-        seat=seat,
+        seat=seat - 1,
         save=save,
         rounds=rounds,
         delay=delay,

@@ -62,6 +62,20 @@ from passing_game.i18n import N_, _
         " (the page's own address always may); repeat for more."
     ),
 )
+@option(
+    "--offline-grace",
+    type=click.FloatRange(1, 86400),
+    default=60.0,
+    show_default=True,
+    help=N_("Seconds a person may be offline during a game before a stand-in bot plays."),
+)
+@option(
+    "--summary-wait",
+    type=click.FloatRange(1, 3600),
+    default=45.0,
+    show_default=True,
+    help=N_("Seconds the round summary waits for people reading it."),
+)
 @option("--log-level", default="info", show_default=True, help=N_("Server log level."))
 def serve_command(
     host: str,
@@ -71,6 +85,8 @@ def serve_command(
     rate_limit: float,
     bot_workers: int,
     allowed_origins: tuple[str, ...],
+    offline_grace: float,
+    summary_wait: float,
     log_level: str,
 ) -> None:
     """Serve the game in the browser: tables for friends and bots."""
@@ -78,6 +94,7 @@ def serve_command(
         import uvicorn
 
         from passing_game.web.app import create_app, parse_origin
+        from passing_game.web.tables import Timing
     except ImportError as exc:
         raise click.ClickException(
             _("the web app needs its extra: pip install 'passing-game[web]' ({reason})").format(
@@ -109,6 +126,7 @@ def serve_command(
         rate_limit=(rate_limit, 2 * rate_limit),
         bot_workers=bot_workers,
         allowed_origins=allowed_origins,
+        timing=Timing(offline_grace=offline_grace, summary_wait=summary_wait),
     )
     click.echo(_("Serving The Passing Game on http://{host}:{port}/").format(host=host, port=port))
     try:

@@ -249,7 +249,7 @@ class TerminalGame:
             others = [self.seats.label(s) for s in range(4) if s % 2 != self.seat % 2]
             self.say(
                 _("You play seat {seat}, partnered with {partner} sitting opposite you.").format(
-                    seat=self.seat, partner=self.seats.label(partner)
+                    seat=self.seat + 1, partner=self.seats.label(partner)
                 )
             )
             self.say(
@@ -259,7 +259,7 @@ class TerminalGame:
             others = [self.seats.label(s) for s in range(rules.players) if s != self.seat]
             self.say(
                 _("You play seat {seat} against {opponents}.").format(
-                    seat=self.seat, opponents=l10n.and_list(others)
+                    seat=self.seat + 1, opponents=l10n.and_list(others)
                 )
             )
         self.say(

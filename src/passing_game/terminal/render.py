@@ -136,21 +136,25 @@ class Seats:
     def is_you(self, seat: int) -> bool:
         return seat == self.human
 
+    # Seats are numbered from 1 for people (seat index 0 is "seat 1").
+
     def label(self, seat: int) -> str:
-        """``You`` or ``greedy (seat 1)``: who did something, in a sentence."""
+        """``You`` or ``greedy (seat 2)``: who did something, in a sentence."""
         if seat == self.human:
             return _("You")
         if self.names is None:
-            return _("Seat {seat}").format(seat=seat)
-        return _("{name} (seat {seat})").format(name=self.names[seat], seat=seat)
+            return _("Seat {seat}").format(seat=seat + 1)
+        return _("{name} (seat {seat})").format(name=self.names[seat], seat=seat + 1)
 
     def short(self, seat: int) -> str:
-        """A compact name for table headings."""
+        """A compact name for table headings: the name alone where it is unique."""
         if seat == self.human:
             return _("You")
         if self.names is None:
-            return _("Seat {seat}").format(seat=seat)
-        return _("{name} {seat}").format(name=self.names[seat], seat=seat)
+            return _("Seat {seat}").format(seat=seat + 1)
+        if self.names.count(self.names[seat]) == 1:
+            return self.names[seat]
+        return self.label(seat)
 
     def side_seats(self, side: int) -> tuple[int, ...]:
         if self.rules.partnerships:
@@ -166,8 +170,8 @@ class Seats:
             return self.label(side)
         a, b = self.side_seats(side)
         if self.side_is_you(side):
-            return _("Your team (seats {a}+{b})").format(a=a, b=b)
-        return _("Team {a}+{b}").format(a=a, b=b)
+            return _("Your team (seats {a}+{b})").format(a=a + 1, b=b + 1)
+        return _("Team {a}+{b}").format(a=a + 1, b=b + 1)
 
     def side_short(self, side: int) -> str:
         if not self.rules.partnerships:
@@ -175,7 +179,7 @@ class Seats:
         a, b = self.side_seats(side)
         if self.side_is_you(side):
             return _("Your team")
-        return _("Team {a}+{b}").format(a=a, b=b)
+        return _("Team {a}+{b}").format(a=a + 1, b=b + 1)
 
 
 def count_tiles(n: int) -> str:

@@ -62,6 +62,7 @@ from passing_game.rules import (
 from passing_game.web import i18n as page_i18n
 from passing_game.web.frames import level_word
 from passing_game.web.protocol import (
+    CLOCK_PRESETS,
     CODE_LENGTH,
     MAX_NAME,
     ProtocolError,
@@ -71,7 +72,7 @@ from passing_game.web.protocol import (
     shown,
 )
 from passing_game.web.store import Store, StoreError, open_store
-from passing_game.web.tables import Conn, Lobby, bot_choices, level_choices
+from passing_game.web.tables import Conn, Lobby, Timing, bot_choices, level_choices
 
 log = logging.getLogger("passing_game.web")
 
@@ -102,6 +103,9 @@ def _config(request: Request) -> JSONResponse:
             "levels": [{"name": n, "label": level_word(n)} for n in levels],
             "bots": bot_choices(),
             "default_level": levels[0] if levels else "random",
+            # The clocks a table may have (P27): "none" first, then the presets.
+            "clocks": ["none", *CLOCK_PRESETS],
+            "clock_presets": CLOCK_PRESETS,
             "rules": {
                 "draw": list(DRAW_RULES),
                 "passing": list(PASSING_RULES),
@@ -369,6 +373,7 @@ def create_app(
     bot_workers: int = 0,
     allowed_origins: Iterable[str] = (),
     record_rate_limit: tuple[float, float] = (1.0, 10.0),
+    timing: Timing | None = None,
 ) -> Starlette:
     """The application; ``db`` is a store or a database URL (default: SQLite under ./data).
 
@@ -377,7 +382,8 @@ def create_app(
     ``bot_workers`` processes run the searching bots (0: a thread each).
     ``allowed_origins`` (``https://host[:port]``) may open sockets besides the
     page's own origin; ``record_rate_limit`` is the record downloads a second
-    one client address may make, and its burst.
+    one client address may make, and its burst. ``timing`` says how long a
+    table waits for people (offline grace, the round summary's countdown).
     """
     origins = set()
     for url in allowed_origins:
@@ -391,7 +397,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = db if isinstance(db, Store) else open_store(db)
-        lobby = Lobby(store, bot_delay=bot_delay, bot_workers=bot_workers)
+        lobby = Lobby(store, bot_delay=bot_delay, bot_workers=bot_workers, timing=timing)
         app.state.lobby = lobby
         # After uvicorn has set up its logging (idempotent: one filter however many apps).
         logging.getLogger("uvicorn.error").addFilter(QUIET_BAD_TEXT)

@@ -64,10 +64,19 @@ def seat_name(kind: str, name: str, level: str | None) -> str:
     return name
 
 
-def turn_data(turn: Turn) -> dict[str, Any]:
+#: What the log adds after a move its seat's player did not make.
+PLAYED_BY_WORDS: dict[str, str] = {
+    "timeout": N_("(time ran out: a bot played it)"),
+    "stand-in": N_("(played by a stand-in bot)"),
+}
+
+
+def turn_data(turn: Turn, played_by: str | None = None) -> dict[str, Any]:
     data: dict[str, Any] = {"seat": turn.seat, "move": str(turn.move)}
     if turn.drawn is not None:
         data["drawn"] = str(turn.drawn)
+    if played_by is not None:
+        data["auto"] = played_by
     return data
 
 
@@ -115,19 +124,30 @@ class FrameCache:
         self._pads: dict[tuple[int, int, str], list[dict[str, Any]]] = {}
 
     def history(
-        self, viewer: int | None, key: tuple[Any, ...], history: Sequence[Turn], seats: Seats
+        self,
+        viewer: int | None,
+        key: tuple[Any, ...],
+        history: Sequence[Turn],
+        seats: Seats,
+        played_by: Sequence[str | None] = (),
     ) -> tuple[list[dict[str, Any]], list[str]]:
+        """The round's turns and log sentences; ``played_by`` marks each turn's mover."""
         slot = (viewer, current_language())  # the log's sentences are in one language
         entry = self._logs.get(slot)
         if entry is None or entry.key != key or len(history) < len(entry.turns):
             entry = self._logs[slot] = _Log(key)
-        for turn in history[len(entry.turns) :]:
+        for index in range(len(entry.turns), len(history)):
+            turn = history[index]
+            by = played_by[index] if index < len(played_by) else None
             placed = entry.lay(turn)
             led = placed is not None and not entry.played
             if placed is not None:
                 entry.played = True
-            entry.turns.append(turn_data(turn))
-            entry.lines.append(render.describe_turn(turn, seats, placed=placed, led=led))
+            entry.turns.append(turn_data(turn, by))
+            line = render.describe_turn(turn, seats, placed=placed, led=led)
+            if by in PLAYED_BY_WORDS:
+                line = f"{line} {_(PLAYED_BY_WORDS[by])}"
+            entry.lines.append(line)
         return list(entry.turns), list(entry.lines)
 
     def summary(
@@ -206,11 +226,16 @@ def state_frame(
     paused: bool,
     waiting: Sequence[int],
     cache: FrameCache | None = None,
+    played_by: Sequence[str | None] = (),
+    holding: bool = False,
 ) -> dict[str, Any]:
     """The whole table as ``viewer`` may see it; ``None`` is a spectator.
 
     ``seat_rows`` are the seats' public facts (name, kind, level, connected).
     ``cache`` (one per table) keeps what earlier frames already worked out.
+    ``played_by`` marks the current round's moves a bot made for a person;
+    ``holding`` is true while a stand-in plays the viewer's seat (the viewer
+    may not move then).
     """
     rules = match.rules
     own: View = match.view(0 if viewer is None else viewer)
@@ -223,7 +248,7 @@ def state_frame(
         history = own.history
         hand = tiles(own.hand)
     cache = cache if cache is not None else FrameCache()
-    turns, log = cache.history(viewer, (game, match.round_number, names), history, seats)
+    turns, log = cache.history(viewer, (game, match.round_number, names), history, seats, played_by)
     last: dict[str, Any] | None = None
     if history:
         turn = history[-1]
@@ -234,9 +259,16 @@ def state_frame(
             )
     over = match.is_over
     my_turn = (
-        viewer is not None and started and not over and own.is_my_turn and viewer not in waiting
+        viewer is not None
+        and started
+        and not over
+        and own.is_my_turn
+        and not waiting
+        and not holding
     )
     legal = [str(m) for m in own.legal_moves()] if my_turn else []
+    # A pass that would end the round deserves a warning first (issue 11).
+    pass_ends_round = "pass" in legal and _pass_ends_round(match)
     finished = match.results
     last_summary = None
     if finished:
@@ -277,6 +309,7 @@ def state_frame(
             "legal": legal,
             "can_draw": "draw" in legal,
             "can_pass": "pass" in legal,
+            "pass_ends_round": pass_ends_round,
             "history": turns,
             "log": log,
             "last": last,
@@ -289,6 +322,17 @@ def state_frame(
         ),
     }
     return frame
+
+
+def _pass_ends_round(match: Match) -> bool:
+    """Whether a pass by the seat to move would end the round (D3, R6.2).
+
+    Only public facts decide it (the passes in a row, the ends, the
+    boneyard's size), so telling the player leaks nothing.
+    """
+    trial = match.round.copy()
+    trial.play(Pass())
+    return trial.is_over
 
 
 def status_text(

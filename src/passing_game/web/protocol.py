@@ -11,14 +11,19 @@ before a message has passed these checks.
 intent                fields besides ``type``
 ====================  =================================================
 ``create``            ``name``, ``seats`` (one entry per seat: ``"you"``
-                      once, ``"person"``, or a bot level), ``rules``
-``join``              ``code``, ``name``, optional ``seat``
+                      once, ``"person"``, or a bot level), ``rules``,
+                      optional ``clock``
+``join``              ``code``, ``name``, optional ``seat`` or ``invite``
 ``watch``             ``code``
 ``resume``            ``code``, ``seat``, ``token``
 ``play``              ``move`` in move notation (``L3-5``, ``R6-6``)
 ``draw`` ``pass``     none
 ``hint`` ``continue`` none
 ``rematch`` ``sync``  none
+``leave`` ``back``    none (leave the table; take the seat back from a stand-in)
+``resign``            none (a two-player game)
+``invite``            ``seat`` (the creator: a new one-time invitation)
+``hand_over``         ``seat``, ``level`` (the creator: a bot takes the seat)
 ====================  =================================================
 
 >>> parse_intent('{"type": "play", "move": "l5-3"}')
@@ -252,12 +257,67 @@ def parse_seats(value: Any, players: int, levels: tuple[str, ...]) -> tuple[str,
     return seats
 
 
+def _level(value: Any) -> str:
+    return _str(value, _("level"), 40)
+
+
+#: The clocks the lobby offers: seconds a move, and the time bank each seat
+#: starts a game with (docs/DECISIONS.md P27).
+CLOCK_PRESETS: dict[str, dict[str, float]] = {
+    "20": {"move": 20, "bank": 40},
+    "45": {"move": 45, "bank": 90},
+    "90": {"move": 90, "bank": 180},
+}
+#: The range of a clock given as numbers (tests and tournaments use short ones).
+CLOCK_MOVE_RANGE = (2, 3600)
+CLOCK_BANK_RANGE = (0, 3600)
+
+
+def parse_clock(value: Any) -> dict[str, float] | None:
+    """A table's clock: ``None`` or ``"none"``, a preset, or ``{"move": s, "bank": s}``.
+
+    >>> parse_clock("45")
+    {'move': 45, 'bank': 90}
+    >>> parse_clock({"move": 5, "bank": 0})
+    {'move': 5, 'bank': 0}
+    """
+    if value is None or value == "none":
+        return None
+    if isinstance(value, str):
+        _choice(value, ("none", *CLOCK_PRESETS), "clock")
+        return dict(CLOCK_PRESETS[value])
+    if not isinstance(value, Mapping) or set(value) != {"move", "bank"}:
+        raise ProtocolError(
+            _("clock must be none, one of {choices}, or an object with move and bank").format(
+                choices=", ".join(CLOCK_PRESETS)
+            )
+        )
+    clock: dict[str, float] = {}
+    for key, (low, high) in (("move", CLOCK_MOVE_RANGE), ("bank", CLOCK_BANK_RANGE)):
+        number = value[key]
+        if (
+            isinstance(number, bool)
+            or not isinstance(number, (int, float))
+            or not low <= number <= high
+        ):
+            raise ProtocolError(
+                _("the clock's {field} must be a number of seconds from {low} to {high}").format(
+                    field=key, low=low, high=high
+                )
+            )
+        clock[key] = number
+    return clock
+
+
 Checker = Callable[[Any], Any]
 
 #: Every intent type: its required and optional fields with their checkers.
 SCHEMA: dict[str, tuple[dict[str, Checker], dict[str, Checker]]] = {
-    "create": ({"name": clean_name, "seats": lambda v: v, "rules": lambda v: v}, {}),
-    "join": ({"code": clean_code, "name": clean_name}, {"seat": _seat}),
+    "create": (
+        {"name": clean_name, "seats": lambda v: v, "rules": lambda v: v},
+        {"clock": lambda v: v},
+    ),
+    "join": ({"code": clean_code, "name": clean_name}, {"seat": _seat, "invite": _token}),
     "watch": ({"code": clean_code}, {}),
     "resume": ({"code": clean_code, "seat": _seat, "token": _token}, {}),
     "play": ({"move": _move}, {}),
@@ -267,6 +327,11 @@ SCHEMA: dict[str, tuple[dict[str, Checker], dict[str, Checker]]] = {
     "continue": ({}, {}),
     "rematch": ({}, {}),
     "sync": ({}, {}),
+    "leave": ({}, {}),
+    "back": ({}, {}),
+    "resign": ({}, {}),
+    "invite": ({"seat": _seat}, {}),
+    "hand_over": ({"seat": _seat, "level": _level}, {}),
 }
 
 

@@ -43,43 +43,77 @@ from pathlib import Path
 from typing import Any, Literal, ParamSpec, TypeVar
 
 SeatKind = Literal["open", "human", "bot"]
+#: Why a stand-in bot plays a person's seat (docs/DECISIONS.md P27).
+AWAY_REASONS = ("left", "timeout", "offline", "invited")
+#: Who made a stored move when it was not the seat's own player.
+PLAYED_BY = ("timeout", "stand-in")
 
 #: The default database: an SQLite file under ./data.
 DEFAULT_DB = "sqlite:///data/passing-game.sqlite3"
 
-SCHEMA = (
-    """CREATE TABLE IF NOT EXISTS web_tables (
-        code TEXT PRIMARY KEY,
-        created DOUBLE PRECISION NOT NULL,
-        rules TEXT NOT NULL,
-        game INTEGER NOT NULL
-    )""",
-    """CREATE TABLE IF NOT EXISTS web_seats (
-        code TEXT NOT NULL REFERENCES web_tables (code),
-        seat INTEGER NOT NULL,
-        kind TEXT NOT NULL,
-        name TEXT NOT NULL,
-        level TEXT,
-        token_hash TEXT,
-        PRIMARY KEY (code, seat)
-    )""",
-    """CREATE TABLE IF NOT EXISTS web_games (
-        code TEXT NOT NULL REFERENCES web_tables (code),
-        game INTEGER NOT NULL,
-        seed BIGINT NOT NULL,
-        first_seq INTEGER NOT NULL,
-        finished INTEGER NOT NULL DEFAULT 0,
-        record TEXT,
-        PRIMARY KEY (code, game)
-    )""",
-    """CREATE TABLE IF NOT EXISTS web_moves (
-        code TEXT NOT NULL REFERENCES web_tables (code),
-        seq INTEGER NOT NULL,
-        game INTEGER NOT NULL,
-        move TEXT NOT NULL,
-        PRIMARY KEY (code, seq)
-    )""",
+#: The schema, one step per version: a database records the last step it
+#: took (``web_schema``) and takes the later ones at open, under a lock, so
+#: that servers started together on an empty database never race. Version 1
+#: is the schema of the first release; an older database upgrades itself.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        """CREATE TABLE IF NOT EXISTS web_tables (
+            code TEXT PRIMARY KEY,
+            created DOUBLE PRECISION NOT NULL,
+            rules TEXT NOT NULL,
+            game INTEGER NOT NULL
+        )""",
+        """CREATE TABLE IF NOT EXISTS web_seats (
+            code TEXT NOT NULL REFERENCES web_tables (code),
+            seat INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            name TEXT NOT NULL,
+            level TEXT,
+            token_hash TEXT,
+            PRIMARY KEY (code, seat)
+        )""",
+        """CREATE TABLE IF NOT EXISTS web_games (
+            code TEXT NOT NULL REFERENCES web_tables (code),
+            game INTEGER NOT NULL,
+            seed BIGINT NOT NULL,
+            first_seq INTEGER NOT NULL,
+            finished INTEGER NOT NULL DEFAULT 0,
+            record TEXT,
+            PRIMARY KEY (code, game)
+        )""",
+        """CREATE TABLE IF NOT EXISTS web_moves (
+            code TEXT NOT NULL REFERENCES web_tables (code),
+            seq INTEGER NOT NULL,
+            game INTEGER NOT NULL,
+            move TEXT NOT NULL,
+            PRIMARY KEY (code, seq)
+        )""",
+    ),
+    # Version 2 (issue 11): who created a table, its clock and its one
+    # running timer (a turn's deadline or the round summary's countdown);
+    # per seat the time bank, timeouts in a row, why a stand-in plays it,
+    # a pending invitation and the last round summary read; per move who
+    # made it when not the seat's own player; a resignation per game.
+    (
+        "ALTER TABLE web_tables ADD COLUMN creator INTEGER",
+        "ALTER TABLE web_tables ADD COLUMN clock TEXT",
+        "ALTER TABLE web_tables ADD COLUMN timer_kind TEXT",
+        "ALTER TABLE web_tables ADD COLUMN timer_seq INTEGER",
+        "ALTER TABLE web_tables ADD COLUMN timer_seat INTEGER",
+        "ALTER TABLE web_tables ADD COLUMN timer_start DOUBLE PRECISION",
+        "ALTER TABLE web_tables ADD COLUMN timer_end DOUBLE PRECISION",
+        "ALTER TABLE web_seats ADD COLUMN bank DOUBLE PRECISION",
+        "ALTER TABLE web_seats ADD COLUMN timeouts INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE web_seats ADD COLUMN away TEXT",
+        "ALTER TABLE web_seats ADD COLUMN invite_hash TEXT",
+        "ALTER TABLE web_seats ADD COLUMN seen INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE web_moves ADD COLUMN played_by TEXT",
+        "ALTER TABLE web_games ADD COLUMN resigned INTEGER",
+    ),
 )
+
+#: The schema version this code reads and writes.
+SCHEMA_VERSION = len(MIGRATIONS)
 
 
 class StoreError(RuntimeError):
@@ -97,13 +131,43 @@ def hash_token(token: str) -> str:
 
 @dataclass(frozen=True)
 class SeatRow:
-    """One seat: ``open`` (waiting for a person), ``human`` (taken) or ``bot``."""
+    """One seat: ``open`` (waiting for a person), ``human`` (taken) or ``bot``.
+
+    For a person's seat: ``bank`` is the clock's time bank left in seconds
+    (``None``: untouched), ``timeouts`` the turns in a row the clock ran
+    out, ``away`` why a stand-in plays it (``AWAY_REASONS``, ``None``: the
+    person plays), ``invite_hash`` the SHA-256 of a one-time invitation to
+    the seat, and ``seen`` how many finished rounds' summaries the person
+    has closed.
+    """
 
     seat: int
     kind: SeatKind
     name: str
     level: str | None = None
     token_hash: str | None = None
+    bank: float | None = None
+    timeouts: int = 0
+    away: str | None = None
+    invite_hash: str | None = None
+    seen: int = 0
+
+
+@dataclass(frozen=True)
+class Timer:
+    """A table's one running countdown, kept so that a restart resumes it.
+
+    ``kind`` is ``"move"`` (``seat``'s turn, begun at ``start``, ends at
+    ``end``) or ``"summary"`` (the round summary closes at ``end``); ``seq``
+    is the table's move count when it began, so a timer of a position that
+    has moved on is recognised as stale. Times are seconds since the epoch.
+    """
+
+    kind: Literal["move", "summary"]
+    seq: int
+    start: float
+    end: float
+    seat: int | None = None
 
 
 @dataclass(frozen=True)
@@ -115,6 +179,10 @@ class NewTable:
     seed: int
     seats: tuple[SeatRow, ...]
     created: float = 0.0
+    #: The seat of the person who created the table (``None``: nobody's).
+    creator: int | None = None
+    #: ``{"move": seconds, "bank": seconds}``, or ``None`` for no clock.
+    clock: dict[str, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -130,6 +198,13 @@ class StoredTable:
     finished: bool
     moves: tuple[str, ...]
     last_seq: int
+    creator: int | None = None
+    clock: dict[str, float] | None = None
+    timer: Timer | None = None
+    #: For each of ``moves``: ``None``, or who made it (``PLAYED_BY``).
+    played_by: tuple[str | None, ...] = ()
+    #: The seat that resigned the current game, if one did.
+    resigned: int | None = None
 
 
 class Store(ABC):
@@ -159,12 +234,31 @@ class Store(ABC):
         """Replace one seat (a person taking it, a name change)."""
 
     @abstractmethod
-    def append_move(self, code: str, seq: int, game: int, move: str) -> None:
+    def append_move(
+        self,
+        code: str,
+        seq: int,
+        game: int,
+        move: str,
+        played_by: str | None = None,
+        timer: Timer | Literal["keep"] | None = "keep",
+    ) -> None:
         """Store accepted move number ``seq`` of the table (1, 2, ...).
 
-        Raises ``DuplicateMove`` if ``seq`` is already stored and
-        ``StoreError`` if it would leave a gap or names another game.
+        ``played_by`` marks a move its seat's player did not make
+        (``PLAYED_BY``); ``timer`` replaces the table's timer in the same
+        transaction (``"keep"`` leaves it). Raises ``DuplicateMove`` if
+        ``seq`` is already stored and ``StoreError`` if it would leave a gap
+        or names another game.
         """
+
+    @abstractmethod
+    def set_timer(self, code: str, timer: Timer | None) -> None:
+        """Replace the table's running timer (``None``: no timer runs)."""
+
+    @abstractmethod
+    def resign(self, code: str, game: int, seat: int) -> None:
+        """Record that ``seat`` resigned ``game``."""
 
     @abstractmethod
     def finish_game(self, code: str, game: int, record: str) -> None:
@@ -219,21 +313,54 @@ class _SqlStore(Store):
         cur.execute(self._sql(text), tuple(params))
         return cur
 
+    def _lock_schema(self, cur: Any) -> None:
+        """Hold the lock that serialises schema changes until the transaction ends."""
+
+    def _has_table(self, cur: Any, name: str) -> bool:
+        raise NotImplementedError  # pragma: no cover
+
+    def _schema_version(self, cur: Any) -> int:
+        cur.execute("CREATE TABLE IF NOT EXISTS web_schema (version INTEGER NOT NULL)")
+        row = self._exec(cur, "SELECT MAX(version) FROM web_schema").fetchone()
+        if row is not None and row[0] is not None:
+            return int(row[0])
+        # A database of the first release has its tables but no version yet.
+        return 1 if self._has_table(cur, "web_tables") else 0
+
     def _create_schema(self) -> None:
+        """Bring the schema to ``SCHEMA_VERSION``, one migration step at a time."""
         with self._transaction() as cur:
-            for statement in SCHEMA:
-                cur.execute(statement)
+            self._lock_schema(cur)
+            version = self._schema_version(cur)
+            if version > SCHEMA_VERSION:
+                raise StoreError(
+                    f"the database has schema version {version}; this program knows"
+                    f" up to {SCHEMA_VERSION}: upgrade passing-game"
+                )
+            for step in range(version, SCHEMA_VERSION):
+                for statement in MIGRATIONS[step]:
+                    cur.execute(statement)
+            if version != SCHEMA_VERSION:
+                self._exec(cur, "DELETE FROM web_schema")
+                self._exec(cur, "INSERT INTO web_schema (version) VALUES (?)", (SCHEMA_VERSION,))
+
+    @property
+    def schema_version(self) -> int:
+        with self._transaction() as cur:
+            return self._schema_version(cur)
 
     # -- the interface -----------------------------------------------------
 
     def create_table(self, table: NewTable) -> None:
         created = table.created or time.time()
+        clock = None if table.clock is None else json.dumps(table.clock, sort_keys=True)
         try:
             with self._transaction() as cur:
                 self._exec(
                     cur,
-                    "INSERT INTO web_tables (code, created, rules, game) VALUES (?, ?, ?, 1)",
-                    (table.code, created, _rules_text(table.rules)),
+                    "INSERT INTO web_tables (code, created, rules, game, creator, clock)"
+                    " VALUES (?, ?, ?, 1, ?, ?)",
+                    (table.code, created, _rules_text(table.rules), table.creator, clock),
                 )
                 for seat in table.seats:
                     self._insert_seat(cur, table.code, seat)
@@ -247,46 +374,86 @@ class _SqlStore(Store):
                 raise StoreError(f"table {table.code} already exists") from None
             raise
 
+    _SEAT_COLUMNS = "kind, name, level, token_hash, bank, timeouts, away, invite_hash, seen"
+
+    @staticmethod
+    def _seat_values(seat: SeatRow) -> tuple[Any, ...]:
+        return (
+            seat.kind,
+            seat.name,
+            seat.level,
+            seat.token_hash,
+            seat.bank,
+            seat.timeouts,
+            seat.away,
+            seat.invite_hash,
+            seat.seen,
+        )
+
     def _insert_seat(self, cur: Any, code: str, seat: SeatRow) -> None:
         self._exec(
             cur,
-            "INSERT INTO web_seats (code, seat, kind, name, level, token_hash)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (code, seat.seat, seat.kind, seat.name, seat.level, seat.token_hash),
+            f"INSERT INTO web_seats (code, seat, {self._SEAT_COLUMNS})"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (code, seat.seat, *self._seat_values(seat)),
         )
 
     def load_table(self, code: str) -> StoredTable | None:
         with self._transaction() as cur:
             row = self._exec(
-                cur, "SELECT code, created, rules, game FROM web_tables WHERE code = ?", (code,)
+                cur,
+                "SELECT code, created, rules, game, creator, clock, timer_kind, timer_seq,"
+                " timer_seat, timer_start, timer_end FROM web_tables WHERE code = ?",
+                (code,),
             ).fetchone()
             if row is None:
                 return None
             game = int(row[3])
             seats = tuple(
-                SeatRow(int(s[0]), s[1], s[2], s[3], s[4])
+                SeatRow(
+                    seat=int(s[0]),
+                    kind=s[1],
+                    name=s[2],
+                    level=s[3],
+                    token_hash=s[4],
+                    bank=None if s[5] is None else float(s[5]),
+                    timeouts=int(s[6]),
+                    away=s[7],
+                    invite_hash=s[8],
+                    seen=int(s[9]),
+                )
                 for s in self._exec(
                     cur,
-                    "SELECT seat, kind, name, level, token_hash FROM web_seats"
+                    f"SELECT seat, {self._SEAT_COLUMNS} FROM web_seats"
                     " WHERE code = ? ORDER BY seat",
                     (code,),
                 ).fetchall()
             )
             game_row = self._exec(
                 cur,
-                "SELECT seed, finished FROM web_games WHERE code = ? AND game = ?",
+                "SELECT seed, finished, resigned FROM web_games WHERE code = ? AND game = ?",
                 (code, game),
             ).fetchone()
             if game_row is None:
                 raise StoreError(f"table {code} has no game {game}")
             moves = self._exec(
                 cur,
-                "SELECT seq, move FROM web_moves WHERE code = ? AND game = ? ORDER BY seq",
+                "SELECT seq, move, played_by FROM web_moves WHERE code = ? AND game = ?"
+                " ORDER BY seq",
                 (code, game),
             ).fetchall()
             last = self._exec(
                 cur, "SELECT COALESCE(MAX(seq), 0) FROM web_moves WHERE code = ?", (code,)
             ).fetchone()
+        timer = None
+        if row[6] is not None:
+            timer = Timer(
+                kind=row[6],
+                seq=int(row[7]),
+                start=float(row[9]),
+                end=float(row[10]),
+                seat=None if row[8] is None else int(row[8]),
+            )
         return StoredTable(
             code=str(row[0]),
             created=float(row[1]),
@@ -297,6 +464,11 @@ class _SqlStore(Store):
             finished=bool(game_row[1]),
             moves=tuple(str(m[1]) for m in moves),
             last_seq=int(last[0]),
+            creator=None if row[4] is None else int(row[4]),
+            clock=None if row[5] is None else json.loads(row[5]),
+            timer=timer,
+            played_by=tuple(m[2] for m in moves),
+            resigned=None if game_row[2] is None else int(game_row[2]),
         )
 
     def unfinished_codes(self) -> list[str]:
@@ -312,28 +484,60 @@ class _SqlStore(Store):
         with self._transaction() as cur:
             done = self._exec(
                 cur,
-                "UPDATE web_seats SET kind = ?, name = ?, level = ?, token_hash = ?"
-                " WHERE code = ? AND seat = ?",
-                (seat.kind, seat.name, seat.level, seat.token_hash, code, seat.seat),
+                "UPDATE web_seats SET kind = ?, name = ?, level = ?, token_hash = ?, bank = ?,"
+                " timeouts = ?, away = ?, invite_hash = ?, seen = ? WHERE code = ? AND seat = ?",
+                (*self._seat_values(seat), code, seat.seat),
             ).rowcount
             if done != 1:
                 raise StoreError(f"table {code} has no seat {seat.seat}")
 
-    def append_move(self, code: str, seq: int, game: int, move: str) -> None:
+    def _write_timer(self, cur: Any, code: str, timer: Timer | None) -> None:
+        values: tuple[Any, ...] = (None, None, None, None, None)
+        if timer is not None:
+            values = (timer.kind, timer.seq, timer.seat, timer.start, timer.end)
+        self._exec(
+            cur,
+            "UPDATE web_tables SET timer_kind = ?, timer_seq = ?, timer_seat = ?,"
+            " timer_start = ?, timer_end = ? WHERE code = ?",
+            (*values, code),
+        )
+
+    def set_timer(self, code: str, timer: Timer | None) -> None:
+        with self._transaction() as cur:
+            self._write_timer(cur, code, timer)
+
+    def append_move(
+        self,
+        code: str,
+        seq: int,
+        game: int,
+        move: str,
+        played_by: str | None = None,
+        timer: Timer | Literal["keep"] | None = "keep",
+    ) -> None:
+        if played_by is not None and played_by not in PLAYED_BY:
+            raise StoreError(f"unknown mover {played_by!r}")
         # The common case is one statement (one round trip to PostgreSQL): it
         # inserts only if ``seq`` follows the table's last move in its current
         # game; the primary key refuses a second writer of the same number.
+        # A new timer goes with the move, in the same transaction.
+        insert = (
+            "INSERT INTO web_moves (code, seq, game, move, played_by)"
+            " SELECT CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS INTEGER),"
+            " CAST(? AS TEXT), CAST(? AS TEXT)"
+            " WHERE EXISTS (SELECT 1 FROM web_tables WHERE code = ? AND game = ?)"
+            " AND (SELECT COALESCE(MAX(seq), 0) FROM web_moves WHERE code = ?) = ?"
+        )
+        params = (code, seq, game, move, played_by, code, game, code, seq - 1)
         try:
-            with self._single() as cur:
-                done = self._exec(
-                    cur,
-                    "INSERT INTO web_moves (code, seq, game, move)"
-                    " SELECT CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS INTEGER),"
-                    " CAST(? AS TEXT)"
-                    " WHERE EXISTS (SELECT 1 FROM web_tables WHERE code = ? AND game = ?)"
-                    " AND (SELECT COALESCE(MAX(seq), 0) FROM web_moves WHERE code = ?) = ?",
-                    (code, seq, game, move, code, game, code, seq - 1),
-                ).rowcount
+            if timer == "keep":
+                with self._single() as cur:
+                    done = self._exec(cur, insert, params).rowcount
+            else:
+                with self._transaction() as cur:
+                    done = self._exec(cur, insert, params).rowcount
+                    if done == 1:
+                        self._write_timer(cur, code, timer)
         except Exception as exc:
             if self._is_integrity_error(exc):
                 raise DuplicateMove(f"table {code} already has move {seq}") from None
@@ -354,6 +558,16 @@ class _SqlStore(Store):
         if seq <= int(row[1]):
             raise DuplicateMove(f"table {code} already has move {seq}")
         raise StoreError(f"table {code} is at move {row[1]}; move {seq} leaves a gap")
+
+    def resign(self, code: str, game: int, seat: int) -> None:
+        with self._transaction() as cur:
+            done = self._exec(
+                cur,
+                "UPDATE web_games SET resigned = ? WHERE code = ? AND game = ? AND finished = 0",
+                (seat, code, game),
+            ).rowcount
+            if done != 1:
+                raise StoreError(f"table {code} has no game {game} that goes on")
 
     def finish_game(self, code: str, game: int, record: str) -> None:
         with self._transaction() as cur:
@@ -463,6 +677,12 @@ class SqliteStore(_SqlStore):
     def _is_integrity_error(self, exc: Exception) -> bool:
         return isinstance(exc, sqlite3.IntegrityError)
 
+    def _has_table(self, cur: Any, name: str) -> bool:
+        row = cur.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
+        ).fetchone()
+        return row is not None
+
     @property
     def journal_mode(self) -> str:
         with self._lock:
@@ -477,6 +697,10 @@ class SqliteStore(_SqlStore):
                 with contextlib.suppress(sqlite3.Error):
                     self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             self._conn.close()
+
+
+#: The advisory lock key under which a PostgreSQL schema is migrated.
+SCHEMA_LOCK = 0x7061_7373  # "pass"
 
 
 class PostgresStore(_SqlStore):
@@ -549,6 +773,14 @@ class PostgresStore(_SqlStore):
     def _is_integrity_error(self, exc: Exception) -> bool:
         return isinstance(exc, self._psycopg.errors.IntegrityError)
 
+    def _lock_schema(self, cur: Any) -> None:
+        # Servers started together on an empty database take turns here (issue 12).
+        cur.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+
+    def _has_table(self, cur: Any, name: str) -> bool:
+        row = cur.execute("SELECT to_regclass(%s)", (name,)).fetchone()
+        return row is not None and row[0] is not None
+
     def close(self) -> None:
         self._pool.close()
 
@@ -588,8 +820,22 @@ class AsyncStore:
     async def update_seat(self, code: str, seat: SeatRow) -> None:
         await self._call(self.store.update_seat, code, seat)
 
-    async def append_move(self, code: str, seq: int, game: int, move: str) -> None:
-        await self._call(self.store.append_move, code, seq, game, move)
+    async def append_move(
+        self,
+        code: str,
+        seq: int,
+        game: int,
+        move: str,
+        played_by: str | None = None,
+        timer: Timer | Literal["keep"] | None = "keep",
+    ) -> None:
+        await self._call(self.store.append_move, code, seq, game, move, played_by, timer)
+
+    async def set_timer(self, code: str, timer: Timer | None) -> None:
+        await self._call(self.store.set_timer, code, timer)
+
+    async def resign(self, code: str, game: int, seat: int) -> None:
+        await self._call(self.store.resign, code, game, seat)
 
     async def finish_game(self, code: str, game: int, record: str) -> None:
         await self._call(self.store.finish_game, code, game, record)
@@ -623,7 +869,11 @@ def open_store(url: str | None = None) -> Store:
 
 
 __all__ = [
+    "AWAY_REASONS",
     "DEFAULT_DB",
+    "MIGRATIONS",
+    "PLAYED_BY",
+    "SCHEMA_VERSION",
     "AsyncStore",
     "DuplicateMove",
     "NewTable",
@@ -633,6 +883,7 @@ __all__ = [
     "Store",
     "StoreError",
     "StoredTable",
+    "Timer",
     "hash_token",
     "open_store",
 ]

@@ -1,4 +1,4 @@
-"""The tables a server holds: people, bots, moves, and who is told what.
+"""The tables a server holds: people, bots, clocks, and who is told what.
 
 Everything that changes a table holds the table's lock (``Table.lock``)
 from its check to its broadcast, so two intents never interleave. While it
@@ -12,6 +12,13 @@ Order for every accepted move: check it against the rules, store it (with
 the table's next sequence number) and wait for the commit, apply it, and
 only then put the new frames on the clients' queues. A client's frames go
 out in order through its own queue, so a slow client never holds up a table.
+
+No table waits forever for anyone (docs/DECISIONS.md P27): a table may
+have a clock, whose deadline is stored so that a restart resumes it; when
+it runs out a bot makes that one move for the person. A seat whose person
+left, timed out twice in a row or stayed offline too long is played by a
+stand-in bot until the person is back. The round summary holds the bots for
+the people reading it, but only until its countdown ends.
 """
 
 from __future__ import annotations
@@ -23,9 +30,10 @@ import json
 import logging
 import multiprocessing
 import secrets
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from passing_game import bots as bot_registry
@@ -44,6 +52,7 @@ from passing_game.web.protocol import (
     Intent,
     ProtocolError,
     RateLimit,
+    parse_clock,
     parse_rules,
     parse_seats,
 )
@@ -53,6 +62,7 @@ from passing_game.web.store import (
     SeatRow,
     Store,
     StoredTable,
+    Timer,
     hash_token,
 )
 
@@ -62,6 +72,24 @@ log = logging.getLogger("passing_game.web")
 FAST_BOTS = frozenset({"random", "greedy", "heuristic"})
 #: Frames a client may fall behind by before it is dropped (it resyncs on reconnect).
 MAX_QUEUE = 200
+#: The level of the bot that plays for a person who is away or out of time (P27).
+STAND_IN_LEVEL = "medium"
+#: Turns in a row a person's clock may run out before a stand-in takes the seat.
+TIMEOUTS_TO_STAND_IN = 2
+#: How long a change that only shows who is online may wait to be merged with others.
+PRESENCE_DELAY = 0.25
+
+
+@dataclass(frozen=True)
+class Timing:
+    """How long a table waits for people, in seconds (``passing-game serve`` options)."""
+
+    #: A person offline this long, whose game goes on, is played by a stand-in.
+    offline_grace: float = 60.0
+    #: The round summary holds the table at most this long.
+    summary_wait: float = 45.0
+    #: A finished or empty table nobody watches leaves memory after this long.
+    idle_evict: float = 120.0
 
 
 def bot_choices() -> list[str]:
@@ -143,26 +171,29 @@ class Conn:
 
 @dataclass
 class Seat:
-    """A seat at a table, as the server holds it."""
+    """A seat at a table, as the server holds it: its stored row and its connections."""
 
-    seat: int
-    kind: str
-    name: str
-    level: str | None = None
-    token_hash: str | None = None
+    row: SeatRow
     conns: set[Conn] = field(default_factory=set)
+    #: When the person's last connection closed (``time.time()``), while none is open.
+    offline_since: float | None = None
 
-    def row(self) -> SeatRow:
-        return SeatRow(self.seat, self.kind, self.name, self.level, self.token_hash)  # type: ignore[arg-type]
+    @property
+    def seat(self) -> int:
+        return self.row.seat
 
-    def public(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "kind": self.kind,
-            "name": frames.seat_name(self.kind, self.name, self.level),
-            "level": self.level,
-            "connected": self.kind == "bot" or bool(self.conns),
-        }
+    @property
+    def kind(self) -> str:
+        return self.row.kind
+
+    @property
+    def is_person(self) -> bool:
+        return self.row.kind == "human"
+
+    @property
+    def stand_in(self) -> bool:
+        """Whether a stand-in bot plays this person's seat now."""
+        return self.row.kind == "human" and self.row.away is not None
 
 
 def make_bot(level: str, seed: int, seat: int) -> Bot:
@@ -191,20 +222,40 @@ def pooled_choose(level: str, seed: int, seat: int, view: View) -> Move:
     return bot.choose(view)
 
 
+def seat_names(rows: Sequence[SeatRow]) -> list[str]:
+    """How each seat is called; two bots of one level get distinct names (A, B...)."""
+    plain = [frames.seat_name(r.kind, r.name, r.level) for r in rows]
+    names = list(plain)
+    for i, row in enumerate(rows):
+        if row.kind != "bot":
+            continue
+        same = [j for j, other in enumerate(plain) if other == plain[i] and rows[j].kind == "bot"]
+        if len(same) > 1:
+            names[i] = _("{name} {letter}").format(name=plain[i], letter="ABCD"[same.index(i)])
+    return names
+
+
 class Table:
-    """One table: its seats, its current game, its clients."""
+    """One table: its seats, its current game, its clock, its clients."""
 
     def __init__(self, lobby: Lobby, stored: StoredTable) -> None:
         self.lobby = lobby
         self.code = stored.code
         self.rules = Rules.from_dict(stored.rules)
-        self.seats = [Seat(s.seat, s.kind, s.name, s.level, s.token_hash) for s in stored.seats]
+        self.seats = [Seat(row) for row in stored.seats]
+        self.creator = stored.creator
+        self.clock = stored.clock
+        self.timer = stored.timer
         self.game = stored.game
         self.seq = stored.last_seq
         self.state = 0
         self.spectators: set[Conn] = set()
-        self.acks: set[int] = set()
         self._bot_task: asyncio.Task[None] | None = None
+        self._wake: asyncio.TimerHandle | None = None
+        self._flush: asyncio.Handle | None = None
+        self._flush_urgent = False
+        #: When the table last had a client or changed (``time.monotonic()``).
+        self.touched = time.monotonic()
         #: Held from a change's check to its broadcast (the store is awaited inside).
         self.lock = asyncio.Lock()
         self.cache = frames.FrameCache()
@@ -216,16 +267,31 @@ class Table:
                 raise PassingGameError(
                     f"table {self.code}, game {self.game}, stored move {index} ({text!r}): {exc}"
                 ) from None
+        self.played_by: list[str | None] = list(stored.played_by) or [None] * len(stored.moves)
+        self.resigned = stored.resigned
+        if self.resigned is not None and not self.match.is_over:
+            self.match.resign(self.resigned)
         #: Moves made in the current round (cheaper than copying its history).
         self.round_moves = len(self.match.round.history)
+        # After a restart nobody is connected yet: nobody is offline for long.
+        now = time.time()
+        for seat in self.seats:
+            if seat.is_person:
+                seat.offline_since = now
 
     def _start_game(self, seed: int) -> None:
         self.seed = seed
         self.match = Match(self.rules, seed)
-        self.bots = {
-            s.seat: make_bot(s.level or s.name, seed, s.seat) for s in self.seats if s.kind == "bot"
-        }
-        self.bot_levels = {s.seat: s.level or s.name for s in self.seats if s.kind == "bot"}
+        self.played_by = []
+        self.resigned = None
+        self.bots = {s.seat: make_bot(self._level(s), seed, s.seat) for s in self.seats}
+
+    @staticmethod
+    def _level(seat: Seat) -> str:
+        """The bot that plays ``seat`` when a bot plays it: its own, or the stand-in."""
+        if seat.kind == "bot":
+            return seat.row.level or seat.row.name
+        return STAND_IN_LEVEL
 
     # -- reading -----------------------------------------------------------
 
@@ -234,17 +300,31 @@ class Table:
         return self.lobby.db
 
     @property
+    def timing(self) -> Timing:
+        return self.lobby.timing
+
+    @property
     def started(self) -> bool:
         """Play starts once every seat is taken."""
         return all(s.kind != "open" for s in self.seats)
 
+    @property
+    def results_count(self) -> int:
+        return len(self.match.results)
+
+    def summary_open(self) -> bool:
+        """Whether the last round's summary holds the table (until its countdown ends)."""
+        return self.timer is not None and self.timer.kind == "summary" and not self.match.is_over
+
     def waiting(self) -> list[int]:
-        """People still to confirm the last round's summary before the next starts."""
-        m = self.match
-        if m.is_over or m.round_number == 1 or self.round_moves:
+        """People still reading the last round's summary: the table waits for them."""
+        if not self.summary_open():
             return []
+        done = self.results_count
         return [
-            s.seat for s in self.seats if s.kind == "human" and s.conns and s.seat not in self.acks
+            s.seat
+            for s in self.seats
+            if s.is_person and not s.stand_in and s.conns and s.row.seen < done
         ]
 
     @property
@@ -252,25 +332,120 @@ class Table:
         return bool(self.waiting())
 
     def names(self) -> list[str]:
-        return [frames.seat_name(s.kind, s.name, s.level) for s in self.seats]
+        return seat_names([s.row for s in self.seats])
+
+    def seat_rows(self) -> list[dict[str, Any]]:
+        names = self.names()
+        return [
+            {
+                "seat": s.seat,
+                "kind": s.kind,
+                "name": names[s.seat],
+                "level": s.row.level,
+                "connected": s.kind == "bot" or bool(s.conns),
+                "away": s.row.away if s.is_person else None,
+                "standin": s.stand_in,
+            }
+            for s in self.seats
+        ]
+
+    def clock_data(self, now: float) -> dict[str, Any] | None:
+        """The clock as the page shows it: the running seat's time left, every bank."""
+        if self.clock is None:
+            return None
+        move, bank = float(self.clock["move"]), float(self.clock["bank"])
+        timer = self.timer
+        data: dict[str, Any] = {
+            "move": move,
+            "bank": bank,
+            "seat": None,
+            "remaining_ms": None,
+            "move_ms": None,
+            "banks": [bank if s.row.bank is None else s.row.bank for s in self.seats],
+        }
+        if timer is not None and timer.kind == "move" and not self.match.is_over:
+            data["seat"] = timer.seat
+            data["remaining_ms"] = max(0, round((timer.end - now) * 1000))
+            data["move_ms"] = max(0, round((timer.start + move - now) * 1000))
+        return data
 
     def frame(self, viewer: int | None) -> dict[str, Any]:
         waiting = self.waiting()
-        return frames.state_frame(
+        now = time.time()
+        frame = frames.state_frame(
             self.match,
             viewer,
             code=self.code,
             state=self.state,
             game=self.game,
-            seat_rows=[s.public() for s in self.seats],
+            seat_rows=self.seat_rows(),
             started=self.started,
             paused=bool(waiting),
             waiting=waiting,
             cache=self.cache,
+            played_by=self.round_played_by(),
+            holding=viewer is not None and self.seats[viewer].stand_in,
         )
+        timer = self.timer
+        frame["clock"] = self.clock_data(now)
+        frame["summary_ms"] = (
+            max(0, round((timer.end - now) * 1000))
+            if timer is not None and timer.kind == "summary" and waiting
+            else None
+        )
+        frame["creator"] = viewer is not None and viewer == self.creator
+        frame["can_resign"] = (
+            viewer is not None
+            and self.rules.players == 2
+            and self.started
+            and not self.match.is_over
+            and not self.seats[viewer].stand_in
+        )
+        frame["resigned"] = self.resigned
+        return frame
 
-    def broadcast(self) -> None:
-        """A new state: every client gets its own seat's frame (spectators: no hand)."""
+    def round_played_by(self) -> list[str | None]:
+        """Who made each move of the current round, when not the seat's own player."""
+        n = len(self.match.round.moves)
+        marks = self.played_by[len(self.played_by) - n :] if n else []
+        return marks
+
+    def marks(self) -> dict[tuple[int, int], str]:
+        """The record's marks: (round, move) of every auto-played or stand-in move."""
+        found: dict[tuple[int, int], str] = {}
+        at = 0
+        for number, rnd in enumerate(self.match.rounds, start=1):
+            for index in range(1, len(rnd.moves) + 1):
+                by = self.played_by[at] if at < len(self.played_by) else None
+                if by is not None:
+                    found[(number, index)] = by
+                at += 1
+        return found
+
+    # -- telling the clients -----------------------------------------------
+
+    def broadcast(self, *, urgent: bool = True) -> None:
+        """A new state: every client soon gets its own seat's frame (spectators: no hand).
+
+        Changes within one turn of the event loop go out as one frame; a
+        change that only shows who is online (``urgent=False``) waits up to
+        ``PRESENCE_DELAY`` to be merged with others, so that clients coming
+        and going cannot flood the people playing.
+        """
+        self.touched = time.monotonic()
+        if self._flush is not None:
+            if not urgent or self._flush_urgent:
+                return
+            self._flush.cancel()
+        loop = asyncio.get_running_loop()
+        self._flush_urgent = urgent
+        if urgent:
+            self._flush = loop.call_soon(self._send_all)
+        else:
+            self._flush = loop.call_later(PRESENCE_DELAY, self._send_all)
+
+    def _send_all(self) -> None:
+        self._flush = None
         self.state += 1
         for seat in self.seats:
             if seat.conns:
@@ -278,6 +453,7 @@ class Table:
         if self.spectators:
             self._push_frames(self.spectators, None)
         self.kick()
+        self.arm()
 
     def _push_frames(self, conns: set[Conn], viewer: int | None) -> None:
         """``viewer``'s frame to each of ``conns``, worded once per language among them."""
@@ -293,7 +469,18 @@ class Table:
         with using_language(conn.language):
             conn.push(self.frame(conn.seat))
 
+    def tell(self, conns: Sequence[Conn] | set[Conn], message: str, code: str) -> None:
+        for conn in list(conns):
+            with using_language(conn.language):
+                conn.push(self.error_frame(_(message), code))
+
     # -- who sits where ----------------------------------------------------
+
+    async def save_seat(self, seat: Seat, **changes: Any) -> None:
+        """Store a seat's new row, then keep it (nothing changes here if the store fails)."""
+        row = replace(seat.row, **changes)
+        await self.db.update_seat(self.code, row)
+        seat.row = row
 
     async def claim(self, seat: int | None, name: str) -> tuple[int, str]:
         """A person takes an open seat; returns the seat and its new secret token.
@@ -309,21 +496,48 @@ class Table:
             if seat is None:
                 raise ProtocolError(_("this table is full; you can watch it"), "table-full")
         if not 0 <= seat < len(self.seats):
-            raise ProtocolError(_("this table has no seat {seat}").format(seat=seat), "bad-seat")
+            raise ProtocolError(
+                _("this table has no seat {seat}").format(seat=seat + 1), "bad-seat"
+            )
         target = self.seats[seat]
         if target.kind != "open":
             raise ProtocolError(_("that seat is taken"), "seat-taken")
         token = secrets.token_urlsafe(24)
-        row = SeatRow(seat, "human", name, None, hash_token(token))
-        await self.db.update_seat(self.code, row)
-        target.kind, target.name, target.token_hash = "human", row.name, row.token_hash
+        await self.save_seat(
+            target, kind="human", name=name, level=None, token_hash=hash_token(token)
+        )
+        self.bots[seat] = make_bot(STAND_IN_LEVEL, self.seed, seat)
         return seat, token
+
+    async def claim_invite(self, invite: str, name: str) -> tuple[int, str]:
+        """Whoever opens a seat's invitation gets the seat; the invitation is then used up."""
+        async with self.lock:
+            digest = hash_token(invite)
+            for seat in self.seats:
+                held = seat.row.invite_hash
+                if held is not None and hmac.compare_digest(held, digest):
+                    token = secrets.token_urlsafe(24)
+                    await self.save_seat(
+                        seat,
+                        name=name,
+                        token_hash=hash_token(token),
+                        invite_hash=None,
+                        away=None,
+                        timeouts=0,
+                    )
+                    log.info("table %s: seat %d taken by invitation", self.code, seat.seat)
+                    return seat.seat, token
+        raise ProtocolError(
+            _("this invitation is not valid: it was used or replaced"), "bad-invite"
+        )
 
     def check_token(self, seat: int, token: str) -> None:
         """Refuse a seat token that is not the seat's (a reload takes a seat back with it)."""
         if not 0 <= seat < len(self.seats):
-            raise ProtocolError(_("this table has no seat {seat}").format(seat=seat), "bad-seat")
-        held = self.seats[seat]
+            raise ProtocolError(
+                _("this table has no seat {seat}").format(seat=seat + 1), "bad-seat"
+            )
+        held = self.seats[seat].row
         if (
             held.kind != "human"
             or held.token_hash is None
@@ -331,58 +545,122 @@ class Table:
         ):
             raise ProtocolError(_("that seat token is not valid"), "bad-token")
 
-    def attach(self, conn: Conn, seat: int | None) -> None:
+    async def attach(self, conn: Conn, seat: int | None, *, new: bool = False) -> None:
+        """Seat ``conn`` (``None``: to watch); a person who comes back takes the seat back."""
         self.lobby.detach(conn)
         conn.table, conn.seat = self, seat
+        self.touched = time.monotonic()
         if seat is None:
             self.spectators.add(conn)
-        else:
-            self.seats[seat].conns.add(conn)
+            # Nobody else's frame changes when somebody watches.
+            self.send_state(conn)
+            return
+        held = self.seats[seat]
+        held.conns.add(conn)
+        held.offline_since = None
+        if held.row.away in ("offline", "timeout", "left"):
+            async with self.lock:
+                await self._come_back(held)
+        if new:  # a seat just taken: everybody's table changed
+            self.broadcast()
+            return
+        # Somebody back at their seat sees the table at once; the others
+        # learn that the person is online with the next merged frame.
+        self.send_state(conn)
+        self.broadcast(urgent=False)
+
+    async def _come_back(self, seat: Seat) -> None:
+        """The person is back: the stand-in stops, their clock starts at their turn."""
+        if seat.row.away is None:
+            return
+        await self.save_seat(seat, away=None, timeouts=0)
+        await self._update_timer()
         self.broadcast()
 
     def detach(self, conn: Conn) -> None:
+        seat = conn.seat
         self.spectators.discard(conn)
-        for seat in self.seats:
-            seat.conns.discard(conn)
+        for held in self.seats:
+            held.conns.discard(conn)
         conn.table, conn.seat = None, None
-        self.broadcast()
+        if seat is not None:
+            held = self.seats[seat]
+            if not held.conns and held.is_person:
+                held.offline_since = time.time()
+            self.broadcast(urgent=False)
 
     # -- moves -------------------------------------------------------------
 
-    async def accept(self, seat: int, move: Move, *, at: int | None = None) -> bool:
+    async def accept(
+        self, seat: int, move: Move, *, at: int | None = None, played_by: str | None = None
+    ) -> bool:
         """Check, store, apply, tell: the one way a move enters a game.
 
         ``at`` is the move count a bot chose for: if the table has moved on
         since, the move is dropped (``False``) instead of refused.
+        ``played_by`` marks a move the seat's own player did not make.
         """
         async with self.lock:
             if at is not None and at != self.seq:
                 return False
-            await self._accept(seat, move)
+            await self._accept(seat, move, played_by)
             return True
 
-    async def _accept(self, seat: int, move: Move) -> None:
+    async def _accept(self, seat: int, move: Move, played_by: str | None = None) -> None:
         m = self.match
         if m.is_over:
             raise ProtocolError(_("the game is over"), "game-over")
         if not self.started:
             raise ProtocolError(_("the game starts when every seat is taken"), "not-started")
+        if self.paused:
+            raise ProtocolError(
+                _("the table waits while the round's result is read"), "summary-open"
+            )
         if m.round.to_move != seat:
             raise ProtocolError(_("it is not your turn"), "not-your-turn")
         reason = m.round.why_illegal(move)
         if reason is not None:
             raise ProtocolError(reason, "illegal")
+        held = self.seats[seat]
+        seat_changes = self._clock_changes(held, played_by, time.time())
         seq = self.seq + 1
         # Stored (committed) before anything changes here or anybody hears of it.
-        await self.db.append_move(self.code, seq, self.game, str(move))
+        await self.db.append_move(self.code, seq, self.game, str(move), played_by)
         self.seq = seq
+        self.played_by.append(played_by)
         result = m.play(move)
         self.round_moves = 0 if result is not None and not m.is_over else self.round_moves + 1
-        if result is not None:
-            self.acks.clear()
-        if m.is_over:
-            await self.finish()
-        self.broadcast()
+        try:
+            if seat_changes:
+                await self.save_seat(held, **seat_changes)
+            if m.is_over:
+                await self.finish()
+            await self._update_timer(round_ended=result is not None)
+        finally:
+            self.broadcast()
+
+    def _clock_changes(self, seat: Seat, played_by: str | None, now: float) -> dict[str, Any]:
+        """What a move does to its seat's bank and timeouts (P27)."""
+        if not seat.is_person or self.clock is None:
+            return {}
+        timer = self.timer
+        if played_by == "timeout":
+            timeouts = seat.row.timeouts + 1
+            changes: dict[str, Any] = {"bank": 0.0, "timeouts": timeouts}
+            if timeouts >= TIMEOUTS_TO_STAND_IN:
+                changes["away"] = "timeout"
+            return changes
+        if played_by is not None:
+            return {}
+        changes = {}
+        if seat.row.timeouts:
+            changes["timeouts"] = 0
+        if timer is not None and timer.kind == "move" and timer.seat == seat.seat:
+            over = (now - timer.start) - float(self.clock["move"])
+            if over > 0:
+                bank = float(self.clock["bank"]) if seat.row.bank is None else seat.row.bank
+                changes["bank"] = max(0.0, round(bank - over, 3))
+        return changes
 
     async def finish(self) -> None:
         """Keep a finished game's record; a failure is logged and mended on restart."""
@@ -392,7 +670,7 @@ class Table:
             log.exception("table %s: the finished game's record was not stored", self.code)
 
     def record(self) -> str:
-        return dump_record(self.match, names=self.names())
+        return dump_record(self.match, names=self.names(), marks=self.marks())
 
     async def act(self, conn: Conn, intent: Intent) -> None:
         """A seated person's intent about the game."""
@@ -404,9 +682,7 @@ class Table:
         if seat is None:
             raise ProtocolError(_("spectators cannot play"), "spectator")
         if kind == "continue":
-            if self.match.round_number > 1 or self.match.is_over:
-                self.acks.add(seat)
-            self.broadcast()
+            await self.read_summary(seat)
             return
         if kind == "rematch":
             await self.rematch()
@@ -414,6 +690,26 @@ class Table:
         if kind == "hint":
             self.lobby.spawn(self.hint(conn))
             return
+        if kind == "leave":
+            await self.leave(conn, seat)
+            return
+        if kind == "back":
+            async with self.lock:
+                await self._come_back(self.seats[seat])
+            return
+        if kind == "resign":
+            await self.resign(seat)
+            return
+        if kind == "invite":
+            await self.invite(conn, seat, intent["seat"])
+            return
+        if kind == "hand_over":
+            await self.hand_over(seat, intent["seat"], intent["level"])
+            return
+        if self.seats[seat].stand_in:
+            raise ProtocolError(
+                _("a stand-in plays for you: take your seat back first"), "stand-in"
+            )
         if kind == "play":
             move: Move = parse_move(intent["move"])
         elif kind == "draw":
@@ -423,7 +719,121 @@ class Table:
         else:  # pragma: no cover - the schema has no other types
             raise ProtocolError(_("unknown message type {type!r}").format(type=kind))
         await self.accept(seat, move)
-        self.acks.add(seat)
+
+    async def read_summary(self, seat: int) -> None:
+        """A person closed the last round's summary: the table may go on without them."""
+        async with self.lock:
+            held = self.seats[seat]
+            done = self.results_count
+            if held.row.seen >= done:
+                return
+            await self.save_seat(held, seen=done)
+            if self.summary_open() and not self.waiting():
+                await self._update_timer()
+            self.broadcast()
+
+    async def leave(self, conn: Conn, seat: int) -> None:
+        """The person leaves: before the game, the seat opens; during it, a stand-in plays."""
+        async with self.lock:
+            held = self.seats[seat]
+            if not self.started:
+                await self.save_seat(held, kind="open", name="", token_hash=None)
+            elif not self.match.is_over and held.row.away is None:
+                await self.save_seat(held, away="left")
+                await self._update_timer()
+            conns = list(held.conns)
+            for other in conns:
+                self.detach(other)
+                other.push({"type": "left", "state": self.state, "table": self.code})
+            self.broadcast()
+
+    async def resign(self, seat: int) -> None:
+        async with self.lock:
+            if self.rules.players != 2:
+                raise ProtocolError(_("only a two-player game can be resigned"), "no-resign")
+            if self.match.is_over:
+                raise ProtocolError(_("the game is over"), "game-over")
+            if not self.started:
+                raise ProtocolError(_("the game starts when every seat is taken"), "not-started")
+            await self.db.resign(self.code, self.game, seat)
+            self.match.resign(seat)
+            self.resigned = seat
+            await self.finish()
+            await self._update_timer()
+            self.broadcast()
+
+    def _absent(self, target: int, creator: int) -> Seat:
+        """The seat the creator acts on: another person's, whose person is not here."""
+        if not 0 <= target < len(self.seats) or target == creator:
+            raise ProtocolError(
+                _("this table has no seat {seat}").format(seat=target + 1), "bad-seat"
+            )
+        held = self.seats[target]
+        if held.kind == "bot":
+            raise ProtocolError(_("a bot already plays that seat"), "seat-taken")
+        if held.is_person and held.conns and not held.stand_in:
+            raise ProtocolError(_("that person is at the table"), "seat-taken")
+        return held
+
+    def _check_creator(self, seat: int) -> None:
+        if self.creator is None or seat != self.creator:
+            raise ProtocolError(
+                _("only the person who created the table can do that"), "not-creator"
+            )
+
+    async def invite(self, conn: Conn, seat: int, target: int) -> None:
+        """A new one-time invitation to an absent person's seat; the old token stops working."""
+        async with self.lock:
+            self._check_creator(seat)
+            held = self._absent(target, seat)
+            if not held.is_person:
+                raise ProtocolError(_("an open seat is taken with the table's link"), "seat-open")
+            token = secrets.token_urlsafe(24)
+            away = "invited" if self.started and not self.match.is_over else held.row.away
+            await self.save_seat(held, token_hash=None, invite_hash=hash_token(token), away=away)
+            old = list(held.conns)
+            for other in old:
+                self.detach(other)
+            self.tell(old, "that seat token is not valid", "bad-token")
+            await self._update_timer()
+            conn.push(
+                {
+                    "type": "invite",
+                    "state": self.state,
+                    "seat": target,
+                    "link": f"/t/{self.code}?invite={token}",
+                }
+            )
+            self.broadcast()
+
+    async def hand_over(self, seat: int, target: int, level: str) -> None:
+        """The creator gives an absent person's (or an open) seat to a bot for good."""
+        async with self.lock:
+            self._check_creator(seat)
+            held = self._absent(target, seat)
+            if level not in bot_choices():
+                raise ProtocolError(
+                    _("{field} must be one of {choices}").format(
+                        field=_("level"), choices=", ".join(level_choices())
+                    )
+                )
+            await self.save_seat(
+                held,
+                kind="bot",
+                name=level,
+                level=level,
+                token_hash=None,
+                invite_hash=None,
+                away=None,
+                timeouts=0,
+            )
+            self.bots[target] = make_bot(level, self.seed, target)
+            old = list(held.conns)
+            for other in old:
+                self.detach(other)
+            self.tell(old, "that seat token is not valid", "bad-token")
+            await self._update_timer()
+            self.broadcast()
 
     async def rematch(self) -> None:
         async with self.lock:
@@ -435,9 +845,12 @@ class Table:
         seed = secrets.randbits(63)
         await self.db.start_game(self.code, self.game + 1, seed)
         self.game += 1
-        self.acks.clear()
+        for held in self.seats:
+            if held.is_person and (held.row.bank is not None or held.row.seen or held.row.timeouts):
+                await self.save_seat(held, bank=None, seen=0, timeouts=0)
         self._start_game(seed)
         self.round_moves = 0
+        await self._update_timer()
         self.broadcast()
 
     async def hint(self, conn: Conn) -> None:
@@ -481,6 +894,129 @@ class Table:
     def error_frame(self, message: str, code: str = "bad-request") -> dict[str, Any]:
         return {"type": "error", "state": self.state, "code": code, "message": message}
 
+    # -- the clock and the other timers -------------------------------------
+
+    def wanted_timer(self, now: float, *, round_ended: bool = False) -> Timer | None:
+        """The timer the table's position calls for (the current one if still right)."""
+        m = self.match
+        current = self.timer
+        if m.is_over or not self.started:
+            return None
+        if current is not None and current.kind == "summary" and not round_ended:
+            # The summary holds the table while somebody reads it, until its end.
+            if now < current.end and self.waiting():
+                return current
+        elif round_ended and self.results_count:
+            readers = [s for s in self.seats if s.is_person and not s.stand_in and s.conns]
+            if readers:
+                return Timer("summary", self.seq, now, now + self.timing.summary_wait)
+        seat = m.round.to_move
+        if self.clock is None or seat is None:
+            return None
+        held = self.seats[seat]
+        if not held.is_person or held.stand_in:
+            return None
+        if (
+            current is not None
+            and current.kind == "move"
+            and current.seq == self.seq
+            and current.seat == seat
+        ):
+            return current
+        bank = float(self.clock["bank"]) if held.row.bank is None else held.row.bank
+        return Timer("move", self.seq, now, now + float(self.clock["move"]) + bank, seat)
+
+    async def _update_timer(self, *, round_ended: bool = False) -> None:
+        """Store the timer the position calls for, if it changed (call with the lock held)."""
+        wanted = self.wanted_timer(time.time(), round_ended=round_ended)
+        if wanted == self.timer:
+            return
+        try:
+            await self.db.set_timer(self.code, wanted)
+        except Exception:
+            # The move itself is stored; a restart starts this timer afresh.
+            log.exception("table %s: the clock was not stored", self.code)
+        self.timer = wanted
+
+    def next_wake(self, now: float) -> float | None:
+        """When something is due at this table: a timer's end or an offline grace's."""
+        due: list[float] = []
+        if self.timer is not None:
+            due.append(self.timer.end)
+        if self.started and not self.match.is_over:
+            for held in self.seats:
+                if held.is_person and held.row.away is None and held.offline_since is not None:
+                    due.append(held.offline_since + self.timing.offline_grace)
+        return min(due) if due else None
+
+    def arm(self) -> None:
+        """Wake this table when its next timer is due (one wake-up at a time)."""
+        if self._wake is not None:
+            self._wake.cancel()
+            self._wake = None
+        if self.lobby.closing:
+            return
+        when = self.next_wake(time.time())
+        if when is None:
+            return
+        delay = max(0.0, when - time.time())
+        self._wake = asyncio.get_running_loop().call_later(
+            delay + 0.01, lambda: self.lobby.spawn(self.on_time())
+        )
+
+    async def on_time(self) -> None:
+        """Do what is due: close the summary, play for a person out of time, seat stand-ins."""
+        self._wake = None
+        async with self.lock:
+            now = time.time()
+            changed = False
+            for held in self.seats:
+                since = held.offline_since
+                if (
+                    held.is_person
+                    and held.row.away is None
+                    and since is not None
+                    and not held.conns
+                    and self.started
+                    and not self.match.is_over
+                    and now >= since + self.timing.offline_grace
+                ):
+                    await self.save_seat(held, away="offline")
+                    log.info("table %s: seat %d offline, a stand-in plays", self.code, held.seat)
+                    changed = True
+            timer = self.timer
+            if timer is not None and now >= timer.end:
+                if timer.kind == "summary":
+                    await self._update_timer()
+                    if self.timer is timer:  # still wanted: nobody reads any more
+                        await self.db.set_timer(self.code, None)
+                        self.timer = None
+                    changed = True
+                elif timer.kind == "move" and timer.seq == self.seq and timer.seat is not None:
+                    await self._time_out(timer.seat)
+                    return
+            if changed:
+                await self._update_timer()
+                self.broadcast()
+            else:
+                self.arm()
+
+    async def _time_out(self, seat: int) -> None:
+        """The person's time ran out: a bot makes this one move for them (lock held)."""
+        m = self.match
+        if m.is_over or m.round.to_move != seat or self.paused:
+            await self._update_timer()
+            self.broadcast()
+            return
+        view = m.view(seat)
+        try:
+            move = self.bots[seat].choose(view)
+        except Exception:
+            log.exception("table %s: the stand-in failed; it passes or draws", self.code)
+            move = view.legal_moves()[-1]
+        log.info("table %s: seat %d ran out of time", self.code, seat)
+        await self._accept(seat, move, "timeout")
+
     # -- bots --------------------------------------------------------------
 
     def bot_to_move(self) -> int | None:
@@ -488,9 +1024,10 @@ class Table:
         if m.is_over or not self.started or self.paused:
             return None
         seat = m.round.to_move
-        if seat is not None and seat in self.bots:
-            return seat
-        return None
+        if seat is None:
+            return None
+        held = self.seats[seat]
+        return seat if held.kind == "bot" or held.stand_in else None
 
     def kick(self) -> None:
         """Start the bots' loop if a bot is to move and none is thinking."""
@@ -498,6 +1035,12 @@ class Table:
             return
         if self._bot_task is None or self._bot_task.done():
             self._bot_task = self.lobby.spawn(self._bots())
+
+    @property
+    def busy(self) -> bool:
+        """Whether work is under way or due here (a table that is busy stays in memory)."""
+        thinking = self._bot_task is not None and not self._bot_task.done()
+        return thinking or self.lock.locked() or self._wake is not None or self._flush is not None
 
     async def _bots(self) -> None:
         while True:
@@ -510,19 +1053,23 @@ class Table:
                 if self.seq != seq or self.bot_to_move() != seat:
                     continue
             bot = self.bots[seat]
+            held = self.seats[seat]
+            level = self._level(held)
             view = self.match.view(seat)
             try:
                 if bot.name in FAST_BOTS:
                     move = bot.choose(view)
                 else:
-                    move = await self.lobby.think(bot, self.bot_levels[seat], self.seed, seat, view)
+                    move = await self.lobby.think(bot, level, self.seed, seat, view)
             except Exception:
                 log.exception("bot %s failed at table %s; it passes or draws", bot.name, self.code)
                 move = view.legal_moves()[-1]
             if self.seq != seq or self.bot_to_move() != seat:
                 continue
             try:
-                await self.accept(seat, move, at=seq)
+                await self.accept(
+                    seat, move, at=seq, played_by="stand-in" if held.stand_in else None
+                )
             except ProtocolError as exc:
                 log.error("bot %s at table %s chose a refused move: %s", bot.name, self.code, exc)
                 return
@@ -532,15 +1079,24 @@ class Table:
 class Lobby:
     """Every table the server holds, loaded from the store on demand."""
 
-    def __init__(self, store: Store, *, bot_delay: float = 0.6, bot_workers: int = 0) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        bot_delay: float = 0.6,
+        bot_workers: int = 0,
+        timing: Timing | None = None,
+    ) -> None:
         self.store = store
         self.db = AsyncStore(store)
         self.bot_delay = bot_delay
         self.bot_workers = bot_workers
+        self.timing = timing or Timing()
         self._pool: ProcessPoolExecutor | None = None
         self.tables: dict[str, Table] = {}
         self.closing = False
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def think(self, bot: Bot, level: str, seed: int, seat: int, view: View) -> Move:
         """A slow bot's move: in worker processes if there are any, else in a thread.
@@ -568,10 +1124,11 @@ class Lobby:
             log.error("a table task failed", exc_info=task.exception())
 
     async def resume_all(self) -> int:
-        """On start: load every unfinished game and let its bots go on.
+        """On start: load every unfinished game and let its bots and clocks go on.
 
         A game whose last move was stored but whose end was not (the server
-        died in between) is finished here.
+        died in between) is finished here. A clock resumes from its stored
+        deadline.
         """
         count = 0
         for code in await self.db.unfinished_codes():
@@ -581,11 +1138,36 @@ class Lobby:
                 log.exception("table %s could not be restored", code)
                 continue
             if table is not None:
-                if table.match.is_over:
-                    await table.finish()
+                async with table.lock:
+                    if table.match.is_over:
+                        await table.finish()
+                    await table._update_timer()
                 table.kick()
+                table.arm()
                 count += 1
+        if self._sweeper is None:
+            self._sweeper = self.spawn(self._sweep())
         return count
+
+    async def _sweep(self) -> None:
+        """Let go of tables nobody uses; they load again from the store on demand."""
+        every = max(1.0, min(30.0, self.timing.idle_evict / 2))
+        while not self.closing:
+            await asyncio.sleep(every)
+            self.evict_idle(time.monotonic())
+
+    def evict_idle(self, now: float) -> list[str]:
+        """Drop the tables with no client and nothing due for ``idle_evict`` seconds."""
+        gone = []
+        for code, table in list(self.tables.items()):
+            clients = table.spectators or any(s.conns for s in table.seats)
+            if clients or table.busy or now - table.touched < self.timing.idle_evict:
+                continue
+            del self.tables[code]
+            gone.append(code)
+        if gone:
+            log.info("let go of %d idle table(s)", len(gone))
+        return gone
 
     async def get(self, code: str) -> Table | None:
         table = self.tables.get(code)
@@ -597,6 +1179,8 @@ class Lobby:
             table = self.tables.get(code)
             if table is None:
                 table = self.tables[code] = Table(self, stored)
+                if not stored.finished:
+                    table.arm()
         return table
 
     async def need(self, code: str) -> Table:
@@ -615,6 +1199,7 @@ class Lobby:
     async def create(self, intent: Intent) -> tuple[Table, int, str]:
         rules = parse_rules(intent["rules"])
         spec = parse_seats(intent["seats"], rules.players, tuple(bot_choices()))
+        clock = parse_clock(intent.get("clock"))
         code = await self.new_code()
         token = secrets.token_urlsafe(24)
         rows = []
@@ -626,10 +1211,13 @@ class Lobby:
             else:
                 rows.append(SeatRow(seat, "bot", entry, entry))
         seed = secrets.randbits(63)
-        await self.db.create_table(NewTable(code, rules.to_dict(), seed, tuple(rows)))
+        you = spec.index("you")
+        await self.db.create_table(
+            NewTable(code, rules.to_dict(), seed, tuple(rows), creator=you, clock=clock)
+        )
         table = await self.get(code)
         assert table is not None
-        return table, spec.index("you"), token
+        return table, you, token
 
     def detach(self, conn: Conn) -> None:
         if conn.table is not None:
@@ -641,24 +1229,32 @@ class Lobby:
         if kind == "create":
             table, seat, token = await self.create(intent)
             conn.push(self.joined(table, seat, token))
-            table.attach(conn, seat)
+            async with table.lock:
+                await table._update_timer()
+            await table.attach(conn, seat, new=True)
             return
         if kind == "join":
             table = await self.need(intent["code"])
-            seat, token = await table.claim(intent.get("seat"), intent["name"])
+            invite = intent.get("invite")
+            if invite is not None:
+                seat, token = await table.claim_invite(invite, intent["name"])
+            else:
+                seat, token = await table.claim(intent.get("seat"), intent["name"])
             conn.push(self.joined(table, seat, token))
-            table.attach(conn, seat)
+            async with table.lock:
+                await table._update_timer()
+            await table.attach(conn, seat, new=True)
             return
         if kind == "resume":
             table = await self.need(intent["code"])
             table.check_token(intent["seat"], intent["token"])
             conn.push(self.joined(table, intent["seat"], None))
-            table.attach(conn, intent["seat"])
+            await table.attach(conn, intent["seat"])
             return
         if kind == "watch":
             table = await self.need(intent["code"])
             conn.push(self.joined(table, None, None))
-            table.attach(conn, None)
+            await table.attach(conn, None)
             return
         if conn.table is None:
             raise ProtocolError(_("join a table first"), "no-table")
@@ -679,6 +1275,10 @@ class Lobby:
 
     async def close(self) -> None:
         self.closing = True
+        for table in self.tables.values():
+            if table._wake is not None:
+                table._wake.cancel()
+                table._wake = None
         for task in list(self._tasks):
             task.cancel()
         for task in list(self._tasks):
