@@ -154,3 +154,58 @@ def test_kill_and_resume(workdir: Path) -> None:
     moves = [m for rnd in record["rounds"] for m in rnd["moves"]]
     assert moves == uninterrupted(Rules.from_dict(record["rules"]), record["seed"])
     assert all(parse_move(m) for m in moves)
+
+
+def test_a_running_clock_survives_a_kill(workdir: Path) -> None:
+    """Issue 11: SIGKILL while a person's clock runs; after the restart the
+    clock resumes from the stored deadline (not afresh), nothing acknowledged
+    is lost, and when it runs out a bot plays that one move, marked."""
+    import time
+
+    db = workdir / "data" / "clock.sqlite3"
+    port = free_port()
+    server = Server(db, port, workdir)
+    try:
+        ana = Client(port)
+        ana.send(
+            type="create",
+            name="Ana",
+            seats=["you", "greedy"],
+            rules={"players": 2},
+            clock={"move": 8, "bank": 0},
+        )
+        joined = ana.until("joined")
+        code, token = joined["table"], joined["token"]
+        frame = ana.until("state")
+        while frame["clock"]["seat"] != 0:
+            frame = ana.until("state")
+        before = frame
+        left_then = before["clock"]["remaining_ms"]
+        assert 0 < left_then <= 8000
+        server.kill()
+        killed_at = time.monotonic()
+    finally:
+        if server.proc.poll() is None:
+            server.stop()
+    time.sleep(2.0)
+    server = Server(db, port, workdir)
+    try:
+        ana = Client(port)
+        ana.send(type="resume", code=code, seat=0, token=token)
+        ana.until("joined")
+        resumed = ana.until("state")
+        down = time.monotonic() - killed_at
+        assert resumed["round"]["history"] == before["round"]["history"]
+        assert resumed["clock"]["seat"] == 0
+        # The deadline is the stored one: the time the server was down counts.
+        assert resumed["clock"]["remaining_ms"] <= left_then - 1000 * down + 500
+        # Ana stays idle: the clock runs out and a bot plays her move, marked.
+        while True:
+            frame = ana.until("state")
+            marked = [t for t in frame["round"]["history"] if t.get("auto") == "timeout"]
+            if marked:
+                break
+        assert marked[0]["seat"] == 0
+        ana.close()
+    finally:
+        server.stop()

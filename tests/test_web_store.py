@@ -255,3 +255,173 @@ def test_postgres_url_errors_are_clear() -> None:
     port = free_port()
     with pytest.raises(Exception, match=r"(?i)connect|refused"):
         PostgresStore(f"postgresql://nobody:nothing@127.0.0.1:{port}/none")
+
+
+# -- issue 11: timers, seats' clocks, marks, resignation, migrations ----------
+
+
+def test_timers_seats_and_marks_are_kept(store: Store) -> None:
+    """Issue 11: a running timer, a seat's bank, timeouts, stand-in reason and
+    invitation, and who made each move survive a reload (and so a restart)."""
+    from passing_game.web.store import Timer
+
+    table = NewTable(
+        "ABC234",
+        {"players": 2},
+        99,
+        (SeatRow(0, "human", "Ana"), SeatRow(1, "human", "Ben")),
+        creator=0,
+        clock={"move": 20, "bank": 40},
+    )
+    store.create_table(table)
+    timer = Timer("move", 0, 1000.5, 1060.5, seat=0)
+    store.set_timer("ABC234", timer)
+    store.append_move("ABC234", 1, 1, "draw", "timeout", timer=Timer("move", 1, 1061.0, 1081.0, 1))
+    store.append_move("ABC234", 2, 1, "pass")
+    store.append_move("ABC234", 3, 1, "draw", "stand-in")
+    with pytest.raises(StoreError):
+        store.append_move("ABC234", 4, 1, "pass", "ghost")
+    store.update_seat(
+        "ABC234",
+        SeatRow(1, "human", "Ben", bank=12.5, timeouts=2, away="timeout", invite_hash="h", seen=3),
+    )
+    loaded = store.load_table("ABC234")
+    assert loaded is not None
+    assert loaded.creator == 0 and loaded.clock == {"move": 20, "bank": 40}
+    assert loaded.timer == Timer("move", 1, 1061.0, 1081.0, 1)
+    assert loaded.played_by == ("timeout", None, "stand-in")
+    assert loaded.seats[1] == SeatRow(
+        1, "human", "Ben", bank=12.5, timeouts=2, away="timeout", invite_hash="h", seen=3
+    )
+    store.set_timer("ABC234", None)
+    store.resign("ABC234", 1, 1)
+    loaded = store.load_table("ABC234")
+    assert loaded is not None and loaded.timer is None and loaded.resigned == 1
+
+
+FIRST_RELEASE_ROWS = (
+    "INSERT INTO web_tables VALUES ('OLD234', 1.0, '{\"players\": 2}', 1)",
+    "INSERT INTO web_seats VALUES ('OLD234', 0, 'human', 'Ana', NULL, 'abc')",
+    "INSERT INTO web_seats VALUES ('OLD234', 1, 'bot', 'greedy', 'greedy', NULL)",
+    "INSERT INTO web_games VALUES ('OLD234', 1, 4242, 1, 0, NULL)",
+    "INSERT INTO web_moves VALUES ('OLD234', 1, 1, 'draw')",
+)
+
+
+def check_upgraded(store: Store) -> None:
+    from passing_game.web.store import SCHEMA_VERSION
+
+    assert store.schema_version == SCHEMA_VERSION  # type: ignore[attr-defined]
+    table = store.load_table("OLD234")
+    assert table is not None
+    assert table.moves == ("draw",) and table.played_by == (None,)
+    assert table.seats[1].level == "greedy" and table.seats[0].away is None
+    assert table.clock is None and table.timer is None and table.creator is None
+    store.append_move("OLD234", 2, 1, "pass", "stand-in")  # the new columns work
+
+
+def test_a_database_of_the_first_release_upgrades_itself(tmp_path: Path) -> None:
+    """Issue 11 (and 13, 10): a database made by the previous release (schema
+    version 1, no version table) is migrated at open, its games kept."""
+    from passing_game.web.store import MIGRATIONS
+
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path)
+    for statement in (*MIGRATIONS[0], *FIRST_RELEASE_ROWS):
+        old.execute(statement)
+    old.commit()
+    old.close()
+    store = SqliteStore(path)
+    try:
+        check_upgraded(store)
+    finally:
+        store.close()
+    again = SqliteStore(path)  # a second open changes nothing
+    try:
+        assert again.load_table("OLD234") is not None
+    finally:
+        again.close()
+
+
+def test_a_postgres_database_of_the_first_release_upgrades_itself() -> None:
+    """The same upgrade on PostgreSQL."""
+    from passing_game.web.store import MIGRATIONS
+
+    if not PG_URL:
+        service_missing("PASSING_GAME_TEST_PG_URL is not set (see .ci/services.sh)")
+    import psycopg
+
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(PG_URL, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+        conn.execute(f'SET search_path TO "{schema}"')
+        for statement in (*MIGRATIONS[0], *FIRST_RELEASE_ROWS):
+            conn.execute(statement)
+    store = PostgresStore(PG_URL, schema=schema)
+    try:
+        check_upgraded(store)
+    finally:
+        store.close()
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+OPEN_AND_REPORT = """
+import sys
+from passing_game.web.store import PostgresStore, SqliteStore
+url, schema = sys.argv[1], sys.argv[2]
+store = PostgresStore(url, schema=schema) if url.startswith("postgresql") else SqliteStore(url)
+print(store.schema_version)
+store.close()
+"""
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_servers_started_together_do_not_race_on_the_schema(kind: str, tmp_path: Path) -> None:
+    """Issue 11 (and 12): three processes opening one empty database at once
+    all succeed; one migrates, the others wait for it (a lock), none fails."""
+    import subprocess
+    import sys
+
+    from passing_game.web.store import SCHEMA_VERSION
+
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    if kind == "postgresql":
+        if not PG_URL:
+            service_missing("PASSING_GAME_TEST_PG_URL is not set (see .ci/services.sh)")
+        url = PG_URL
+    else:
+        url = str(tmp_path / "together.sqlite3")
+    try:
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-c", OPEN_AND_REPORT, url, schema],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for _ in range(3)
+        ]
+        outcomes = [p.communicate(timeout=120) for p in procs]
+        assert [p.returncode for p in procs] == [0, 0, 0], outcomes
+        assert [out.strip() for out, _err in outcomes] == [str(SCHEMA_VERSION)] * 3
+    finally:
+        if kind == "postgresql" and PG_URL:
+            import psycopg
+
+            with psycopg.connect(PG_URL, autocommit=True) as conn:
+                conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    """A database from a newer release is not written by an older one."""
+    from passing_game.web.store import SCHEMA_VERSION
+
+    path = tmp_path / "new.sqlite3"
+    SqliteStore(path).close()
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE web_schema SET version = ?", (SCHEMA_VERSION + 1,))
+    conn.commit()
+    conn.close()
+    with pytest.raises(StoreError, match="upgrade passing-game"):
+        SqliteStore(path)

@@ -166,7 +166,14 @@ def free_port() -> int:
 class Server:
     """``passing-game serve`` in a subprocess."""
 
-    def __init__(self, db: Path, port: int, cwd: Path, bot_delay: float = 0.0) -> None:
+    def __init__(
+        self,
+        db: Path,
+        port: int,
+        cwd: Path,
+        bot_delay: float = 0.0,
+        extra: tuple[str, ...] = (),
+    ) -> None:
         self.port = port
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.log = (cwd / f"server-{time.monotonic_ns()}.log").open("w")
@@ -175,6 +182,7 @@ class Server:
                 *(sys.executable, "-m", "passing_game", "serve", "--port", str(port)),
                 *("--db", f"sqlite:///{db}", "--bot-delay", str(bot_delay)),
                 *("--log-level", "warning", "--rate-limit", "10000"),
+                *extra,
             ],
             cwd=cwd,
             env=env,
