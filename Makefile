@@ -4,30 +4,40 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed-stamp
+# What is installed: only what serving needs for `make play` (the web
+# extra), everything for `make test` and the tools (all extras).
+STAMP_WEB := $(VENV)/.installed-web
+STAMP     := $(VENV)/.installed-all
 ARGS   ?=
 
-.PHONY: setup play serve terminal test lint typecheck unit clean bench
+.PHONY: setup setup-web play serve terminal test lint typecheck unit clean bench
 
-$(STAMP): pyproject.toml
+$(VENV)/bin/python:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "passing-game needs Python 3.11 or newer"'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[all]'
-	@touch $(STAMP)
 
+$(STAMP_WEB): pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet -e '.[web]'
+	@touch $(STAMP_WEB)
+
+$(STAMP): pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet -e '.[all]'
+	@touch $(STAMP) $(STAMP_WEB)
+
+setup-web: $(STAMP_WEB)
 setup: $(STAMP)
 
 # The web app on http://127.0.0.1:8000 (games kept in ./data, SQLite).
 # ARGS adds options, e.g. make play ARGS="--port 8080" or
 # make play ARGS="--db postgresql://user:pw@127.0.0.1/db".
-play: setup
+play: setup-web
 	$(BIN)/passing-game serve $(ARGS)
 
 serve: play
 
 # The terminal game against the computer, e.g. make terminal ARGS="--players 4".
-terminal: setup
+terminal: setup-web
 	$(BIN)/passing-game play $(ARGS)
 
 lint: setup
