@@ -1,4 +1,4 @@
-"""Tables with real people: clocks, stand-ins, leaving, invitations (issue 11, P27).
+"""Tables with real people: clocks, stand-ins, leaving, invitations (issue 11, P26).
 
 In process, through Starlette's TestClient over a real SQLite store, with
 short clocks and countdowns so that the tests run in seconds. Each test

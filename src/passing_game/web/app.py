@@ -103,7 +103,7 @@ def _config(request: Request) -> JSONResponse:
             "levels": [{"name": n, "label": level_word(n)} for n in levels],
             "bots": bot_choices(),
             "default_level": levels[0] if levels else "random",
-            # The clocks a table may have (P27): "none" first, then the presets.
+            # The clocks a table may have (P26): "none" first, then the presets.
             "clocks": ["none", *CLOCK_PRESETS],
             "clock_presets": CLOCK_PRESETS,
             "rules": {

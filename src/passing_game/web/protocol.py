@@ -262,7 +262,7 @@ def _level(value: Any) -> str:
 
 
 #: The clocks the lobby offers: seconds a move, and the time bank each seat
-#: starts a game with (docs/DECISIONS.md P27).
+#: starts a game with (docs/DECISIONS.md P26).
 CLOCK_PRESETS: dict[str, dict[str, float]] = {
     "20": {"move": 20, "bank": 40},
     "45": {"move": 45, "bank": 90},

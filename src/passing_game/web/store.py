@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any, Literal, ParamSpec, TypeVar
 
 SeatKind = Literal["open", "human", "bot"]
-#: Why a stand-in bot plays a person's seat (docs/DECISIONS.md P27).
+#: Why a stand-in bot plays a person's seat (docs/DECISIONS.md P26).
 AWAY_REASONS = ("left", "timeout", "offline", "invited")
 #: Who made a stored move when it was not the seat's own player.
 PLAYED_BY = ("timeout", "stand-in")

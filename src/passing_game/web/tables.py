@@ -13,7 +13,7 @@ the table's next sequence number) and wait for the commit, apply it, and
 only then put the new frames on the clients' queues. A client's frames go
 out in order through its own queue, so a slow client never holds up a table.
 
-No table waits forever for anyone (docs/DECISIONS.md P27): a table may
+No table waits forever for anyone (docs/DECISIONS.md P26): a table may
 have a clock, whose deadline is stored so that a restart resumes it; when
 it runs out a bot makes that one move for the person. A seat whose person
 left, timed out twice in a row or stayed offline too long is played by a
@@ -72,7 +72,7 @@ log = logging.getLogger("passing_game.web")
 FAST_BOTS = frozenset({"random", "greedy", "heuristic"})
 #: Frames a client may fall behind by before it is dropped (it resyncs on reconnect).
 MAX_QUEUE = 200
-#: The level of the bot that plays for a person who is away or out of time (P27).
+#: The level of the bot that plays for a person who is away or out of time (P26).
 STAND_IN_LEVEL = "medium"
 #: Turns in a row a person's clock may run out before a stand-in takes the seat.
 TIMEOUTS_TO_STAND_IN = 2
@@ -640,7 +640,7 @@ class Table:
             self.broadcast()
 
     def _clock_changes(self, seat: Seat, played_by: str | None, now: float) -> dict[str, Any]:
-        """What a move does to its seat's bank and timeouts (P27)."""
+        """What a move does to its seat's bank and timeouts (P26)."""
         if not seat.is_person or self.clock is None:
             return {}
         timer = self.timer
