@@ -317,8 +317,12 @@ def state_frame(
         },
         "pad": pad,
         "summary": last_summary,
-        "status": status_text(
-            match, viewer, seats, started=started, paused=paused, code=code, waiting=waiting
+        "status": (
+            _("A stand-in bot plays for you. Take your seat back when you are ready.")
+            if holding and not over
+            else status_text(
+                match, viewer, seats, started=started, paused=paused, code=code, waiting=waiting
+            )
         ),
     }
     return frame
