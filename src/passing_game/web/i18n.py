@@ -64,6 +64,16 @@ PAGE_PLURALS: dict[str, Callable[[int], str]] = {
         "Boneyard: {n} tiles, {d} can be drawn, {l} locked",
         n,
     ),
+    "{n} second per move": lambda n: ngettext("{n} second per move", "{n} seconds per move", n),
+    "{n} second left for this move": lambda n: ngettext(
+        "{n} second left for this move", "{n} seconds left for this move", n
+    ),
+    "{n} second left in the bank": lambda n: ngettext(
+        "{n} second left in the bank", "{n} seconds left in the bank", n
+    ),
+    "Next round in {n} second": lambda n: ngettext(
+        "Next round in {n} second", "Next round in {n} seconds", n
+    ),
 }
 
 _LANGUAGE_RANGE = re.compile(r"^(?:\*|[A-Za-z]{1,8}(?:[-_][A-Za-z0-9]{1,8})*)$")

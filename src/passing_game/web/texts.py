@@ -124,4 +124,89 @@ PAGE_TEXTS: dict[str, str] = {
     "Used when no target score is given": N_("Used when no target score is given"),
     "rule.target_preset.seeds": N_("101 for 2-3 players, 61 for 4"),
     "rule.target_preset.alternate": N_("101 for 2 players or partnerships, 61 otherwise"),
+    # The table as it plays (issue 11): connection, seats, moves, clocks, leaving.
+    "Partnerships (seats 1+3 against 2+4)": N_("Partnerships (seats 1+3 against 2+4)"),
+    "Clock": N_("Clock"),
+    "No clock": N_("No clock"),
+    "When someone's time runs out, the game makes a move for them.": N_(
+        "When someone's time runs out, the game makes a move for them."
+    ),
+    "Connection lost: reconnecting…": N_("Connection lost: reconnecting…"),
+    "Nothing you click is sent until the connection is back.": N_(
+        "Nothing you click is sent until the connection is back."
+    ),
+    "Try again now": N_("Try again now"),
+    "Not sent: you are offline.": N_("Not sent: you are offline."),
+    # TRANSLATORS: a bubble on an opponent's seat for a moment, just after it passed.
+    "Passes": N_("Passes"),
+    # TRANSLATORS: a bubble on an opponent's seat for a moment, just after it drew.
+    "Draws a tile": N_("Draws a tile"),
+    # TRANSLATORS: before a seat's last move of the round, e.g. "Last move: pass".
+    "Last move:": N_("Last move:"),
+    "Last moves": N_("Last moves"),
+    # TRANSLATORS: a seat's last move, after "Last move:" or a name; a noun phrase.
+    "last.pass": N_("pass"),
+    # TRANSLATORS: a seat's last move, after "Last move:" or a name; a noun phrase.
+    "last.draw": N_("draw"),
+    # TRANSLATORS: your own last move, after "Last move:"; {tile} is like [2|3].
+    "last.drawn": N_("drew {tile}"),
+    # TRANSLATORS: a seat's last move, after "Last move:" or a name; {tile} is like [3|5].
+    "last.left": N_("{tile} on the left"),
+    # TRANSLATORS: a seat's last move, after "Last move:" or a name; {tile} is like [3|5].
+    "last.right": N_("{tile} on the right"),
+    # TRANSLATORS: the round's first tile, after "Last move:" or a name; {tile} is like [3|5].
+    "last.lead": N_("{tile} to lead"),
+    # TRANSLATORS: after a move the clock made for a person who ran out of time.
+    "(auto-played)": N_("(auto-played)"),
+    # TRANSLATORS: after a move a stand-in bot made for a person who is away.
+    "(stand-in)": N_("(stand-in)"),
+    "Stand-in bot playing": N_("Stand-in bot playing"),
+    "left the table": N_("left the table"),
+    "ran out of time": N_("ran out of time"),
+    "invited, not here yet": N_("invited, not here yet"),
+    # TRANSLATORS: on a running clock once the time for the move is used up.
+    "bank": N_("bank"),
+    "Time bank": N_("Time bank"),
+    "Sounds": N_("Sounds"),
+    "Menu": N_("Menu"),
+    "Tell me when it is my turn": N_("Tell me when it is my turn"),
+    "Notifications are blocked in this browser.": N_("Notifications are blocked in this browser."),
+    # TRANSLATORS: the browser tab's title while it is hidden, and a notification.
+    "Your turn": N_("Your turn"),
+    "Passing now ends the round": N_("Passing now ends the round"),
+    "The round ends and every hand is counted as it is now.": N_(
+        "The round ends and every hand is counted as it is now."
+    ),
+    "Pass anyway": N_("Pass anyway"),
+    "Leave the table": N_("Leave the table"),
+    "Leave the table?": N_("Leave the table?"),
+    "A stand-in bot plays for you, and the others are told. The table's link brings you back.": N_(
+        "A stand-in bot plays for you, and the others are told. The table's link brings you back."
+    ),
+    "Your seat opens for someone else.": N_("Your seat opens for someone else."),
+    "You left the table.": N_("You left the table."),
+    "Take my seat back": N_("Take my seat back"),
+    "Resign": N_("Resign"),
+    "Resign the game?": N_("Resign the game?"),
+    "Your opponent wins the game now.": N_("Your opponent wins the game now."),
+    "You resigned.": N_("You resigned."),
+    "{name} resigned.": N_("{name} resigned."),
+    "Seat options": N_("Seat options"),
+    "Invite someone to this seat": N_("Invite someone to this seat"),
+    "Whoever opens the link takes this seat.": N_("Whoever opens the link takes this seat."),
+    "Make an invitation link": N_("Make an invitation link"),
+    "Let a bot play this seat": N_("Let a bot play this seat"),
+    "The bot plays this seat for the rest of the game.": N_(
+        "The bot plays this seat for the rest of the game."
+    ),
+    "Level": N_("Level"),
+    "Hand the seat to the bot": N_("Hand the seat to the bot"),
+    "You are invited to take seat {n}.": N_("You are invited to take seat {n}."),
+    "You are invited to take a seat at this table.": N_(
+        "You are invited to take a seat at this table."
+    ),
+    # TRANSLATORS: a score pad column for a partnership: "Your team" or "Team" over "Seats 1+3".
+    "Your team": N_("Your team"),
+    "Team": N_("Team"),
+    "Seats {a}+{b}": N_("Seats {a}+{b}"),
 }

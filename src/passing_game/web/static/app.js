@@ -2,27 +2,45 @@
 //
 // Everything a player reads comes from /api/i18n (made by the server's `_`)
 // or from the server's frames. User text (names) is only ever put on the
-// page with textContent: this file never parses text as HTML.
+// page with textContent: no script of the page parses text as HTML.
+//
+// The page's scripts, loaded in this order (index.html), share one global
+// scope: i18n.js (t, nt's catalog), sound.js (Sound), motion.js (Motion),
+// clock.js (Countdown), dom.js (h, icons, dominoes, tileText), lobby.js
+// (the lobby and the join panel), dialogs.js (confirm steps, the creator's
+// seat options, the phone's menu) and this file: the connection, the
+// state S, what just happened, the table, render() and the keys.
 "use strict";
 
 const S = {
   config: null,
   ws: null,
   wsOpen: false,
+  live: false, // a state frame came since the socket (re)opened: the page may act
   retry: 0,
+  retryTimer: null,
   frame: null,
   last: -1, // the state counter of the last frame applied
   code: null,
   seat: null,
   watching: false,
+  invite: null, // ?invite=TOKEN: the join panel takes that seat
+  inviteSeat: null, // ?seat=N (1-based) beside an invitation, for the join panel's words
   choosing: null, // a tile waiting for the player to pick an end
   hint: null,
   notice: null,
   noticeTimer: null,
-  onJoined: null,
-  queue: [],
+  queue: [], // only create/join/resume/watch wait for the socket; moves never do
   summaryOpen: false,
-  logOpen: false,
+  confirm: null, // a question before an action: {title, text, yes, action}
+  seatTools: null, // the creator's dialog for an absent person's seat: {seat, link}
+  flashes: {}, // seat -> {kind, at}: a pass or a draw shown on the seat for a moment
+  fly: null, // the tile to fly into the train after the next render: {seat, tile}
+  playedFrom: null, // where our own tile was when it was clicked: {tile, rect}
+  nudgeAt: 0, // when a click was refused offline (the banner says so again)
+  menuOpen: false, // the phone's menu of the top bar's tools
+  rulesPanel: false,
+  rulesNodes: null, // the rules panel's content, once fetched
 };
 
 // -- texts ---------------------------------------------------------------
@@ -36,10 +54,15 @@ function nt(key, n, params) {
   return I18N.nt(key, n, params);
 }
 
+// Seats are 0-based in the protocol and 1-based for people.
+function seatNo(seat) {
+  return t("Seat {n}", { n: seat + 1 });
+}
+
 // The language switch (lobby and table): remembered, and the socket reconnects
 // so that the server words its frames in the new language too.
-function languageSwitch() {
-  const sel = h("select", { id: "lang-switch", class: "lang-switch", "aria-label": t("Language"), title: t("Language") },
+function languageSwitch(prefix = "") {
+  const sel = h("select", { id: prefix + "lang-switch", class: "lang-switch", "aria-label": t("Language"), title: t("Language") },
     I18N.languages.map((l) => h("option", { value: l.code, selected: l.code === I18N.language, lang: l.code }, l.name)));
   sel.addEventListener("change", () => switchLanguage(sel.value));
   return sel;
@@ -54,6 +77,7 @@ async function switchLanguage(code) {
   const old = S.ws;
   S.ws = null;
   S.wsOpen = false;
+  S.live = false;
   if (old) old.close();
   connect();
   render();
@@ -64,12 +88,13 @@ function fetchConfig(code) {
   return fetch("/api/config?lang=" + encodeURIComponent(code)).then((r) => r.json());
 }
 
-function rulesButton() {
-  return h("button", { type: "button", class: "small rules-button", id: "rules-button", "data-key": "rules", onclick: () => openRules() }, t("Rules of the game"));
+function rulesButton(prefix = "") {
+  return toolButton({ id: prefix + "rules-button", key: prefix + "rules", icon: "help", label: t("Rules of the game"), onclick: () => openRules() });
 }
 
 async function openRules() {
   if (!S.rulesNodes) S.rulesNodes = await I18N.rules();
+  S.menuOpen = false;
   S.rulesPanel = true;
   render();
   document.getElementById("rules-close")?.focus();
@@ -78,94 +103,29 @@ async function openRules() {
 function closeRules() {
   S.rulesPanel = false;
   render();
-  document.getElementById("rules-button")?.focus();
+  const button = document.getElementById("rules-button");
+  (button && button.offsetParent ? button : document.getElementById("menu-button"))?.focus();
 }
 
 // The players' rules (texts/rules*.md, rendered by the server) in a dialog.
 function renderRulesPanel() {
   if (!S.rulesPanel || !S.rulesNodes) return null;
   return h("div", { class: "overlay rules-overlay", onclick: (e) => { if (e.target === e.currentTarget) closeRules(); } },
-    h("section", { class: "rules-panel card", role: "dialog", "aria-modal": "true", "aria-label": t("Rules of the game"), lang: I18N.language },
-      h("div", { class: "rules-head" },
-        h("button", { type: "button", id: "rules-close", "data-key": "rules-close", onclick: closeRules }, t("Close"))),
-      h("div", { class: "rules-text", id: "rules-text" }, S.rulesNodes.map((node) => node.cloneNode(true)))));
+    h("section", { class: "dialog rules-panel card", role: "dialog", "aria-modal": "true", "aria-label": t("Rules of the game"), lang: I18N.language },
+      h("div", { class: "dialog-body rules-text", id: "rules-text" }, S.rulesNodes.map((node) => node.cloneNode(true))),
+      h("div", { class: "dialog-buttons" },
+        h("button", { type: "button", id: "rules-close", "data-key": "rules-close", onclick: closeRules }, t("Close")))));
 }
 
-function pageTools() {
-  return h("nav", { class: "page-tools" }, rulesButton(), languageSwitch());
+// A button of the tool bars: an icon and a word; on a phone the icon alone (the word stays its name).
+function toolButton({ id, key, icon: name, label, onclick, pressed, disabled, title, iconOnly }) {
+  return h("button", { type: "button", class: "small tool" + (iconOnly ? " icon-only" : ""), id, "data-key": key, title: title || label,
+      "aria-pressed": pressed === undefined ? null : String(!!pressed), disabled, onclick },
+    icon(name), h("span", { class: "word", text: label }));
 }
 
-// -- building the page -----------------------------------------------------
-
-function h(tag, attrs, ...children) {
-  const el = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs || {})) {
-    if (value === null || value === undefined || value === false) continue;
-    if (name === "class") el.className = value;
-    else if (name === "text") el.textContent = value;
-    else if (name.startsWith("on")) el.addEventListener(name.slice(2), value);
-    else if (name === "dataset") Object.assign(el.dataset, value);
-    else el.setAttribute(name, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return el;
-}
-
-// Pip positions in a 3x3 grid, cells 1..9 read left to right, top to bottom.
-const PIPS = {
-  0: [],
-  1: [5],
-  2: [3, 7],
-  3: [3, 5, 7],
-  4: [1, 3, 7, 9],
-  5: [1, 3, 5, 7, 9],
-  6: [1, 3, 4, 6, 7, 9],
-};
-const PIPS_ACROSS = { ...PIPS, 2: [1, 9], 3: [1, 5, 9], 6: [1, 2, 3, 7, 8, 9] };
-
-function half(n, across) {
-  const el = h("span", { class: "half", dataset: { n: String(n) } });
-  for (const cell of (across ? PIPS_ACROSS : PIPS)[n]) {
-    el.append(h("span", { class: "pip c" + cell }));
-  }
-  return el;
-}
-
-// One domino face up: `across` lays it on its side (a-b read left to right).
-function domino(a, b, opts = {}) {
-  const across = !!opts.across;
-  const cls = ["domino", across ? "across" : "upright"];
-  if (a === b) cls.push("double");
-  if (opts.small) cls.push("small");
-  if (opts.extra) cls.push(opts.extra);
-  const tag = opts.button ? "button" : "span";
-  const attrs = {
-    class: cls.join(" "),
-    role: opts.button ? null : "img",
-    "aria-label": opts.label || t("Domino {a} and {b}", { a, b }),
-    title: opts.title || `${a}-${b}`,
-  };
-  if (opts.button) {
-    attrs.type = "button";
-    Object.assign(attrs, opts.button);
-  }
-  return h(tag, attrs, half(a, across), h("span", { class: "bar", "aria-hidden": "true" }), half(b, across));
-}
-
-function backTile(opts = {}) {
-  const cls = ["domino", "back", opts.across ? "across" : "upright"];
-  if (opts.small) cls.push("small");
-  if (opts.locked) cls.push("locked");
-  return h("span", { class: cls.join(" "), "aria-hidden": "true" },
-    opts.locked ? h("span", { class: "lock" }, "🔒") : null);
-}
-
-function tileParts(text) {
-  const [a, b] = text.split("-").map(Number);
-  return [a, b];
+function pageTools(extra) {
+  return h("nav", { class: "page-tools" }, extra || null, rulesButton(), languageSwitch());
 }
 
 // -- the connection ----------------------------------------------------------
@@ -175,18 +135,22 @@ function wsUrl() {
 }
 
 function connect() {
+  clearTimeout(S.retryTimer);
+  S.retryTimer = null;
   const ws = new WebSocket(wsUrl());
   S.ws = ws;
   ws.addEventListener("open", () => {
+    if (S.ws !== ws) return;
     S.wsOpen = true;
     S.retry = 0;
     S.last = -1;
     const queued = S.queue.splice(0);
-    if (S.code && !queued.some((m) => m.type === "join" || m.type === "create")) takeSeat();
+    if (S.code && !queued.some((m) => m.type === "join" || m.type === "create" || m.type === "resume" || m.type === "watch")) takeSeat();
     for (const msg of queued) ws.send(JSON.stringify(msg));
     render();
   });
   ws.addEventListener("message", (event) => {
+    if (S.ws !== ws) return;
     let msg;
     try {
       msg = JSON.parse(event.data);
@@ -198,16 +162,57 @@ function connect() {
   ws.addEventListener("close", () => {
     if (S.ws !== ws) return;
     S.wsOpen = false;
+    S.live = false;
+    S.choosing = null;
     render();
     const wait = Math.min(8000, 300 * 2 ** S.retry);
     S.retry += 1;
-    setTimeout(connect, wait);
+    S.retryTimer = setTimeout(connect, wait);
   });
 }
 
+// "Try again now" on the offline banner: no waiting for the next attempt.
+function reconnectNow() {
+  if (S.wsOpen) return;
+  const old = S.ws;
+  S.ws = null;
+  if (old) old.close();
+  connect();
+}
+
+// Intents that only find a table wait for the socket (the latest one); nothing else ever waits.
+const SEATING = new Set(["create", "join", "resume", "watch"]);
+
 function send(msg) {
-  if (S.ws && S.wsOpen) S.ws.send(JSON.stringify(msg));
-  else S.queue.push(msg);
+  if (S.ws && S.wsOpen) {
+    S.ws.send(JSON.stringify(msg));
+    return true;
+  }
+  if (SEATING.has(msg.type)) {
+    S.queue = S.queue.filter((m) => !SEATING.has(m.type)).concat([msg]);
+    return true;
+  }
+  return false;
+}
+
+// Whether the page may act at its table now: connected, and the table's state is fresh.
+function online() {
+  return S.wsOpen && S.live;
+}
+
+// A game action (play, draw, pass, hint, continue, rematch, leave, ...): sent now or not at all.
+function act(msg) {
+  if (!online()) {
+    refused();
+    return false;
+  }
+  return send(msg);
+}
+
+// A click while offline did nothing: say so, and show the banner again.
+function refused() {
+  S.nudgeAt = performance.now();
+  notify(t("Not sent: you are offline."), "error");
 }
 
 function seatKey(code) {
@@ -226,6 +231,7 @@ function savedSeat(code) {
 
 // On (re)connecting to a table: take the seat back with its token, or watch.
 function takeSeat() {
+  if (S.invite) return; // the join panel takes the invited seat
   const saved = savedSeat(S.code);
   if (saved) send({ type: "resume", code: S.code, seat: saved.seat, token: saved.token });
   else if (S.watching) send({ type: "watch", code: S.code });
@@ -240,12 +246,18 @@ function receive(msg) {
       localStorage.setItem(seatKey(msg.table), JSON.stringify({ seat: msg.seat, token: msg.token }));
     }
     S.watching = msg.seat === null;
-    if (location.pathname !== msg.link) {
+    if (S.invite) {
+      // The invitation is used up: the address loses ?invite (the seat token is kept as always).
+      S.invite = null;
+      S.inviteSeat = null;
+      history.replaceState(null, "", msg.link);
+    } else if (location.pathname !== msg.link) {
       history.pushState(null, "", msg.link);
       window.scrollTo(0, 0);
     }
     return;
   }
+  if (msg.type === "state" && S.code !== msg.table) return; // a table this page has left
   if (typeof msg.state === "number" && S.last >= 0 && msg.state > S.last + (msg.type === "state" ? 1 : 0)) {
     // A message was missed: ask for the whole state again.
     send({ type: "sync" });
@@ -255,20 +267,39 @@ function receive(msg) {
       if (msg.state < S.last) return; // stale
     }
     S.last = msg.state;
+    S.live = true;
+    msg.at = performance.now(); // countdowns run from the frame's arrival
     const before = S.frame;
     S.frame = msg;
     if (!before || before.round.number !== msg.round.number || before.game !== msg.game || msg.round.history.length !== before.round.history.length) {
       S.hint = null;
       S.choosing = null;
+      if (S.confirm && S.confirm.kind === "pass") S.confirm = null;
     }
     if (msg.summary && !seenSummary(msg)) S.summaryOpen = true;
     if (msg.over) S.summaryOpen = true;
+    announce(before, msg);
     render();
+    afterRender();
     return;
   }
   if (msg.type === "hint") {
     S.hint = msg;
     render();
+    return;
+  }
+  if (msg.type === "left") {
+    // This seat left the table (here or in another tab): back to the lobby.
+    if (S.code === msg.table) {
+      goToLobby();
+      notify(t("You left the table."), "info");
+    }
+    return;
+  }
+  if (msg.type === "invite") {
+    if (S.seatTools && S.seatTools.seat === msg.seat) S.seatTools = { ...S.seatTools, link: msg.link };
+    render();
+    document.getElementById("invite-copy")?.focus();
     return;
   }
   if (msg.type === "error") {
@@ -302,149 +333,119 @@ function seenSummary(frame) {
   return Number(localStorage.getItem(seenKey(frame)) || 0) >= frame.summary.round;
 }
 
-// -- the lobby ---------------------------------------------------------------
+// -- what just happened: moves, turns, a round's end ---------------------------
 
-function savedName() {
-  return localStorage.getItem("passing-game:name") || "";
+const FLASH_MS = 1800;
+
+function myTurn(frame) {
+  return !!frame && frame.you !== null && frame.round.legal.length > 0;
 }
 
-function field(label, control, hint) {
-  return h("label", { class: "field" }, h("span", { class: "label", text: label }), control,
-    hint ? h("span", { class: "hint", text: hint }) : null);
+// The moves `after` holds that `before` did not (same table and game; a new round's are all new).
+function newMoves(before, after) {
+  if (!before || before.table !== after.table || before.game !== after.game) return [];
+  const was = before.round.history;
+  const now = after.round.history;
+  if (before.round.number !== after.round.number) return now.slice();
+  return now.length > was.length ? now.slice(was.length) : [];
 }
 
-function select(name, options, value) {
-  return h("select", { name, id: "f-" + name },
-    options.map(([v, label]) => h("option", { value: v, selected: v === value }, label)));
-}
-
-function ruleWord(kind, value) {
-  return t(`rule.${kind}.${value}`);
-}
-
-function renderLobby() {
-  const cfg = S.config;
-  const form = h("form", { class: "card create", id: "create-form", onsubmit: (e) => { e.preventDefault(); createTable(); } });
-  const players = Number(S.lobbyPlayers || 2);
-  const partnerships = players === 4 && !!S.lobbyTeams;
-  const seatRows = [];
-  for (let seat = 0; seat < players; seat++) {
-    if (seat === 0) {
-      seatRows.push(h("li", { class: "seat-choice you" }, h("span", { class: "seat-no", text: t("Seat {n}", { n: seat }) }),
-        h("span", { text: t("You") })));
-      continue;
+// Marks every new move on its seat, plays the sounds, and tells a person away from the tab.
+function announce(before, after) {
+  const moves = newMoves(before, after);
+  const now = performance.now();
+  for (const turn of moves) {
+    if (turn.move === "pass" || turn.move === "draw") {
+      S.flashes[turn.seat] = { kind: turn.move, at: now };
+      setTimeout(() => unflash(turn.seat, now), FLASH_MS);
     }
-    const chosen = (S.lobbySeats || {})[seat] || cfg.default_level;
-    const options = [["person", t("A person (invite with the code)")]].concat(
-      cfg.levels.map((l) => [l.name, t("Bot: {level}", { level: l.label })]));
-    const sel = select("seat" + seat, options, chosen);
-    sel.setAttribute("aria-label", t("Who sits in seat {n}", { n: seat }));
-    sel.addEventListener("change", () => {
-      S.lobbySeats = { ...(S.lobbySeats || {}), [seat]: sel.value };
-    });
-    const team = partnerships ? h("span", { class: "team", text: seat % 2 === 0 ? t("your partner") : t("opponent") }) : null;
-    seatRows.push(h("li", { class: "seat-choice" }, h("span", { class: "seat-no", text: t("Seat {n}", { n: seat }) }), sel, team));
   }
-  const playerRadios = h("div", { class: "segmented", role: "radiogroup", "aria-label": t("Players") },
-    [2, 3, 4].map((n) => h("label", { class: n === players ? "on" : "" },
-      h("input", { type: "radio", name: "players", value: n, checked: n === players, onchange: () => { S.lobbyPlayers = n; if (n !== 4) S.lobbyTeams = false; render(); } }),
-      h("span", { text: String(n) }))));
-  const teams = h("input", { type: "checkbox", name: "partnerships", id: "f-partnerships", checked: partnerships, disabled: players !== 4,
-    onchange: (e) => { S.lobbyTeams = e.target.checked; render(); } });
-  const preset = S.lobbyPreset || cfg.rules.target_presets[0];
-  const presetTarget = (cfg.preset_targets[preset] || {})[String(players) + (partnerships ? "p" : "")] || cfg.targets[String(players)];
-  const target = h("input", { type: "number", name: "target", id: "f-target", min: 1, max: 10000, inputmode: "numeric",
-    placeholder: String(presetTarget), value: S.lobbyTarget || "", oninput: (e) => { S.lobbyTarget = e.target.value; } });
-  const presetSel = select("target_preset", cfg.rules.target_presets.map((v) => [v, ruleWord("target_preset", v)]), preset);
-  presetSel.addEventListener("change", () => { S.lobbyPreset = presetSel.value; render(); });
-  const name = h("input", { type: "text", name: "name", id: "f-name", maxlength: cfg.max_name, required: true, autocomplete: "nickname", value: S.lobbyName ?? savedName(),
-    oninput: (e) => { S.lobbyName = e.target.value; } });
-  const rule = (kind, values, value) => {
-    const sel = select(kind, values.map((v) => [v, ruleWord(kind, v)]), (S.lobbyRules || {})[kind] || value);
-    sel.addEventListener("change", () => { S.lobbyRules = { ...(S.lobbyRules || {}), [kind]: sel.value }; });
-    return sel;
-  };
-  form.append(
-    h("h2", { text: t("New table") }),
-    field(t("Your name"), name),
-    h("fieldset", {}, h("legend", { text: t("Players") }), playerRadios,
-      h("label", { class: "check" }, teams, h("span", { text: t("Partnerships (seats 0+2 against 1+3)") }))),
-    h("fieldset", {}, h("legend", { text: t("Seats") }), h("ol", { class: "seat-list" }, seatRows)),
-    h("details", { class: "rules-box", open: !!S.rulesOpen, ontoggle: (e) => { S.rulesOpen = e.target.open; } }, h("summary", { text: t("Rules and variants") }),
-      field(t("Drawing"), rule("draw", cfg.rules.draw, "ends-turn")),
-      field(t("Passing"), rule("passing", cfg.rules.passing, "free")),
-      field(t("Scoring"), rule("scoring", cfg.rules.scoring, "literal")),
-      field(t("Who leads each round"), rule("leader", cfg.rules.leader, "random")),
-      field(t("Target score"), target, nt("Empty: {n} point", presetTarget)),
-      field(t("Target preset"), presetSel, t("Used when no target score is given"))),
-    h("button", { type: "submit", class: "primary big", id: "create-button", text: t("Create table") }),
-  );
-
-  const code = h("input", { type: "text", name: "code", id: "j-code", maxlength: 12, autocomplete: "off", autocapitalize: "characters",
-    placeholder: "K7M2QX", value: S.joinCode || "", oninput: (e) => { S.joinCode = e.target.value; } });
-  const joinName = h("input", { type: "text", name: "name", id: "j-name", maxlength: cfg.max_name, autocomplete: "nickname",
-    value: S.lobbyName ?? savedName(), oninput: (e) => { S.lobbyName = e.target.value; } });
-  const join = h("form", { class: "card join", onsubmit: (e) => { e.preventDefault(); joinTable(code.value, joinName.value); } },
-    h("h2", { text: t("Join a friend's table") }),
-    field(t("Table code"), code),
-    field(t("Your name"), joinName),
-    h("div", { class: "row" },
-      h("button", { type: "submit", class: "primary", id: "join-button", text: t("Join") }),
-      h("button", { type: "button", id: "watch-button", text: t("Watch"), onclick: () => watchTable(code.value) })));
-
-  return h("main", { class: "lobby" },
-    pageTools(),
-    h("header", { class: "hero" },
-      h("div", { class: "hero-tiles", "aria-hidden": "true" }, domino(6, 6), domino(3, 5, { across: true }), domino(1, 4)),
-      h("h1", { text: t("The Passing Game") }),
-      h("p", { class: "tagline", text: t("A domino game for 2 to 4 players. Play friends or bots in your browser.") })),
-    h("div", { class: "lobby-cards" }, form, join));
-}
-
-function createTable() {
-  const cfg = S.config;
-  const name = (S.lobbyName ?? savedName()).trim();
-  if (!name) {
-    notify(t("Please give your name."), "error");
-    document.getElementById("f-name")?.focus();
-    return;
+  const lastTurn = moves[moves.length - 1];
+  if (lastTurn && isPlay(lastTurn.move) && after.round.last && after.round.last.index !== undefined) {
+    S.fly = { seat: lastTurn.seat, tile: lastTurn.move.slice(1) };
   }
-  localStorage.setItem("passing-game:name", name);
-  const players = Number(S.lobbyPlayers || 2);
-  const seats = ["you"];
-  for (let seat = 1; seat < players; seat++) seats.push((S.lobbySeats || {})[seat] || cfg.default_level);
-  const rules = { players, partnerships: players === 4 && !!S.lobbyTeams, ...(S.lobbyRules || {}) };
-  const target = parseInt(S.lobbyTarget || "", 10);
-  if (Number.isInteger(target) && target > 0) rules.target = target;
-  else if (S.lobbyPreset) rules.target_preset = S.lobbyPreset;
-  S.watching = false;
-  send({ type: "create", name, seats, rules });
-}
-
-function normCode(text) {
-  return (text || "").toUpperCase().replace(/[\s-]/g, "");
-}
-
-function joinTable(code, name) {
-  code = normCode(code);
-  name = (name || "").trim();
-  if (!name) {
-    notify(t("Please give your name."), "error");
-    return;
+  const roundOver = !!after.summary && !!before && (!before.summary || before.summary.round !== after.summary.round || before.game !== after.game);
+  const turnCame = myTurn(after) && !myTurn(before) && !!before;
+  if (roundOver || (after.over && before && !before.over)) Sound.play("end");
+  else if (lastTurn) Sound.play(lastTurn.move === "pass" ? "pass" : lastTurn.move === "draw" ? "draw" : "move");
+  if (turnCame) {
+    setTimeout(() => Sound.play("turn"), lastTurn ? 260 : 0);
+    if (document.hidden) tellAway(after);
   }
-  localStorage.setItem("passing-game:name", name);
-  S.code = code;
-  S.watching = false;
-  const saved = savedSeat(code);
-  if (saved) send({ type: "resume", code, seat: saved.seat, token: saved.token });
-  else send({ type: "join", code, name });
 }
 
-function watchTable(code) {
-  code = normCode(code);
-  S.code = code;
-  S.watching = true;
-  send({ type: "watch", code });
+function unflash(seat, at) {
+  const flash = S.flashes[seat];
+  if (!flash || flash.at !== at) return;
+  delete S.flashes[seat];
+  document.querySelectorAll(`.move-badge[data-seat="${seat}"]`).forEach((el) => el.remove());
+}
+
+// After a render: the played tile flies from its seat (or from the hand) into the train.
+function afterRender() {
+  const fly = S.fly;
+  S.fly = null;
+  const frame = S.frame;
+  if (!fly || !frame) return;
+  const target = document.querySelector(".train .domino.last");
+  if (!target) return;
+  let from = null;
+  if (fly.seat === frame.you) {
+    if (S.playedFrom && S.playedFrom.tile === fly.tile) from = S.playedFrom.rect;
+    else from = document.querySelector(".hand")?.getBoundingClientRect() || null;
+  } else {
+    from = document.querySelector(`.seat-card[data-seat="${fly.seat}"]`)?.getBoundingClientRect() || null;
+  }
+  S.playedFrom = null;
+  const anim = Motion.flyFrom(target, from);
+  if (anim) {
+    target.classList.add("flying");
+    anim.finished.then(() => target.classList.remove("flying"), () => {});
+  }
+}
+
+// -- a person away from the tab: the title and, if they asked for it, a notification ------
+
+const NOTIFY_KEY = "passing-game:notify";
+
+function notifyWanted() {
+  try {
+    return localStorage.getItem(NOTIFY_KEY) === "on" && "Notification" in window && Notification.permission === "granted";
+  } catch (e) {
+    return false;
+  }
+}
+
+async function toggleNotify() {
+  if (!("Notification" in window)) return;
+  if (notifyWanted()) {
+    localStorage.setItem(NOTIFY_KEY, "off");
+  } else {
+    let permission = Notification.permission;
+    if (permission === "default") permission = await Notification.requestPermission();
+    localStorage.setItem(NOTIFY_KEY, permission === "granted" ? "on" : "off");
+    if (permission !== "granted") notify(t("Notifications are blocked in this browser."), "info");
+  }
+  render();
+}
+
+function tellAway(frame) {
+  updateTitle();
+  if (!notifyWanted()) return;
+  try {
+    const note = new Notification(t("Your turn"), { body: t("Table {code}", { code: frame.table }), tag: "passing-game-turn", icon: "/static/icon.svg" });
+    note.onclick = () => { window.focus(); note.close(); };
+  } catch (e) {
+    /* some browsers only notify from a service worker: the title still says it */
+  }
+}
+
+function updateTitle() {
+  const frame = S.frame;
+  const game = t("The Passing Game");
+  if (!frame || S.code !== frame.table) document.title = game;
+  else if (document.hidden && myTurn(frame)) document.title = `● ${t("Your turn")} · ${game}`;
+  else document.title = frame.status ? `${frame.status} · ${game}` : game;
 }
 
 // -- the table ---------------------------------------------------------------
@@ -453,25 +454,69 @@ function seatLabel(frame, seat) {
   return seat === frame.you ? t("You") : frame.seats[seat].name;
 }
 
-function playsFor(frame, tile) {
-  return frame.round.legal.filter((m) => m.length > 1 && m.slice(1) === tile);
+// A seat named for people: the name and the seat number as two separate texts.
+function whoParts(frame, seat, cls = "who") {
+  return h("span", { class: cls },
+    h("span", { class: "name", text: seatLabel(frame, seat) }),
+    h("span", { class: "seat-no", text: seatNo(seat) }));
 }
 
-function clickTile(tile) {
+// "L3-5" and "R3-5" play a tile; "draw" and "pass" do not.
+function isPlay(move) {
+  return move[0] === "L" || move[0] === "R";
+}
+
+function playsFor(frame, tile) {
+  return frame.round.legal.filter((m) => isPlay(m) && m.slice(1) === tile);
+}
+
+function clickTile(tile, el) {
+  if (!online()) {
+    refused();
+    return;
+  }
   const frame = S.frame;
   const plays = playsFor(frame, tile);
   if (!plays.length) {
-    notify(frame.round.to_move === frame.you ? t("{tile} does not fit either end.", { tile }) : t("Wait for your turn."), "info");
+    notify(frame.round.to_move === frame.you ? t("{tile} does not fit either end.", { tile: tileOf(tile) }) : t("Wait for your turn."), "info");
     return;
   }
+  S.playedFrom = { tile, rect: el ? el.getBoundingClientRect() : null };
   if (plays.length === 1) {
-    send({ type: "play", move: plays[0] });
+    act({ type: "play", move: plays[0] });
     S.choosing = null;
     return;
   }
   S.choosing = tile;
   render();
   document.querySelector(".end-choice button")?.focus();
+}
+
+function playEnd(end) {
+  const tile = S.choosing;
+  if (!tile) return;
+  if (act({ type: "play", move: end + tile })) {
+    const el = document.querySelector(`.hand [data-tile="${tile}"]`);
+    if (el) S.playedFrom = { tile, rect: el.getBoundingClientRect() };
+    S.choosing = null;
+  }
+  render();
+}
+
+function doPass() {
+  const r = S.frame.round;
+  if (!online()) return refused();
+  if (r.pass_ends_round) {
+    openConfirm({
+      kind: "pass",
+      title: t("Passing now ends the round"),
+      text: t("The round ends and every hand is counted as it is now."),
+      yes: t("Pass anyway"),
+      action: () => act({ type: "pass" }),
+    });
+    return;
+  }
+  act({ type: "pass" });
 }
 
 function renderTrain(frame) {
@@ -484,7 +529,7 @@ function renderTrain(frame) {
   const last = r.last && r.last.index !== undefined ? r.last.index : -1;
   const tiles = r.train.map(([a, b], i) => {
     const isDouble = a === b;
-    const label = t("Domino {a} and {b}", { a, b }) + (i === last ? ". " + t("Last tile played") : "");
+    const label = tileText(a, b) + (i === last ? ". " + t("Last tile played") : "");
     const tile = domino(a, b, { across: !isDouble, label, extra: i === last ? "last" : "" });
     tile.setAttribute("role", "listitem");
     return tile;
@@ -500,6 +545,69 @@ function renderTrain(frame) {
   return box;
 }
 
+// A move as a short phrase for the seat's last-move line and the strip ("pass", "[3|5] on the left").
+function moveWords(frame, turn) {
+  const move = turn.move;
+  if (move === "pass") return t("last.pass");
+  if (move === "draw") return turn.drawn ? t("last.drawn", { tile: tileOf(turn.drawn) }) : t("last.draw");
+  const tile = tileOf(move.slice(1));
+  const firstPlay = frame.round.history.find((x) => isPlay(x.move));
+  if (firstPlay === turn) return t("last.lead", { tile });
+  return move[0] === "L" ? t("last.left", { tile }) : t("last.right", { tile });
+}
+
+// "(auto-played)" when the clock moved for the seat, "(stand-in)" when a stand-in bot did.
+function autoMark(turn) {
+  if (turn.auto === "timeout") return h("span", { class: "auto", text: t("(auto-played)") });
+  if (turn.auto === "stand-in") return h("span", { class: "auto", text: t("(stand-in)") });
+  return null;
+}
+
+function lastTurnOf(frame, seat) {
+  const history = frame.round.history;
+  for (let i = history.length - 1; i >= 0; i--) if (history[i].seat === seat) return history[i];
+  return null;
+}
+
+// A seat's clock: a countdown ticking on the page (clock.js) while it runs, its bank otherwise.
+function seatClock(frame, seat) {
+  const clock = frame.clock;
+  if (!clock) return null;
+  if (clock.seat === seat && clock.remaining_ms !== null && clock.remaining_ms !== undefined) {
+    const at = frame.at || performance.now();
+    return h("span", { class: "clock running", role: "timer",
+        dataset: { countdown: "clock", end: String(at + clock.remaining_ms), moveEnd: String(at + (clock.move_ms || 0)) } },
+      icon("clock"), h("span", { class: "time" }),
+      h("span", { class: "bank-left", "aria-hidden": "true" }), h("span", { class: "bank-word", text: t("bank") }));
+  }
+  const bank = (clock.banks || [])[seat];
+  if (bank === undefined || bank === null) return null;
+  return h("span", { class: "clock idle", title: t("Time bank"), "aria-label": nt("{n} second left in the bank", Math.ceil(bank)) },
+    icon("clock"), h("span", { class: "time", text: Countdown.mmss(bank * 1000) }));
+}
+
+function seatStatus(s) {
+  if (s.you && !S.wsOpen) return t("offline");
+  if (s.standin) return t("Stand-in bot playing");
+  if (s.away === "left") return t("left the table");
+  if (s.away === "timeout") return t("ran out of time");
+  if (s.away === "invited") return t("invited, not here yet");
+  if (s.away === "offline") return t("offline");
+  if (s.kind === "bot") return t("bot");
+  if (s.kind === "open") return t("waiting to join");
+  return s.connected ? t("online") : t("offline");
+}
+
+// The creator may invite someone or hand the seat to a bot when its person is away or
+// offline; an open seat nobody took may go to a bot as well.
+function personAbsent(frame, seat) {
+  const s = frame.seats[seat];
+  if (seat === frame.you || frame.over) return false;
+  if (s.kind === "bot" && !s.standin) return false;
+  if (s.kind === "open") return true;
+  return !!s.away || !!s.standin || !s.connected;
+}
+
 function renderSeat(frame, seat) {
   const s = frame.seats[seat];
   const r = frame.round;
@@ -507,22 +615,56 @@ function renderSeat(frame, seat) {
   const cls = ["seat-card"];
   if (toMove) cls.push("to-move");
   if (s.you) cls.push("you");
+  if (s.standin) cls.push("standin");
+  if (s.away) cls.push("away");
   const backs = h("div", { class: "backs", "aria-hidden": "true" });
   for (let i = 0; i < s.tiles; i++) backs.append(backTile({ small: true }));
-  const status = s.kind === "bot" ? t("bot") : s.kind === "open" ? t("waiting to join") : s.connected ? t("online") : t("offline");
+  const status = seatStatus(s);
   const score = frame.scores[s.side];
-  return h("section", { class: cls.join(" "), "aria-label": seatLabel(frame, seat), dataset: { seat: String(seat) } },
+  const last = lastTurnOf(frame, seat);
+  const flash = S.flashes[seat];
+  let badge = null;
+  if (flash && seat !== frame.you) {
+    badge = Motion.resume(h("span", { class: "move-badge " + flash.kind, "aria-hidden": "true", dataset: { seat: String(seat) },
+      text: flash.kind === "pass" ? t("Passes") : t("Draws a tile") }), performance.now() - flash.at);
+  }
+  const tools = frame.creator && personAbsent(frame, seat)
+    ? h("button", { type: "button", class: "small seat-tools", "data-key": "seat-tools-" + seat, onclick: () => openSeatTools(seat) }, t("Seat options"))
+    : null;
+  return h("section", { class: cls.join(" "), "aria-label": seatLabel(frame, seat) + ", " + seatNo(seat), dataset: { seat: String(seat) } },
     h("div", { class: "seat-head" },
-      h("span", { class: "dot " + (s.connected ? "on" : "off"), title: status, "aria-hidden": "true" }),
+      h("span", { class: "dot " + (s.connected && !s.away && (!s.you || S.wsOpen) ? "on" : "off"), title: status, "aria-hidden": "true" }),
       h("span", { class: "seat-name", text: s.you ? t("{name} (you)", { name: s.name }) : s.name }),
-      toMove ? h("span", { class: "turn-badge", text: t("to move") }) : null),
+      toMove ? h("span", { class: "turn-badge", text: t("to move") }) : null,
+      seatClock(frame, seat)),
     h("div", { class: "seat-meta" },
-      h("span", { class: "seat-no", text: t("Seat {n}", { n: seat }) }),
+      h("span", { class: "seat-no", text: seatNo(seat) }),
       h("span", { class: "count", text: nt("{n} tile", s.tiles) }),
-      h("span", { class: "conn", text: status }),
-      frame.rules.partnerships ? h("span", { class: "team", text: t("Team {a}+{b}", { a: s.side, b: s.side + 2 }) }) : null,
+      s.standin ? null : h("span", { class: "conn", text: status }),
+      frame.rules.partnerships ? h("span", { class: "team", text: t("Team {a}+{b}", { a: s.side + 1, b: s.side + 3 }) }) : null,
       h("span", { class: "score", text: t("{n} pts", { n: score }) })),
-    s.you ? null : backs);
+    s.standin ? h("div", { class: "standin-note" }, icon("robot"), h("span", { text: t("Stand-in bot playing") })) : null,
+    s.you && (s.standin || s.away) ? h("button", { type: "button", class: "primary small", id: "back-button", "data-key": "back",
+      onclick: () => act({ type: "back" }) }, t("Take my seat back")) : null,
+    h("div", { class: "last-move" + (last ? "" : " none") },
+      h("span", { class: "label", text: t("Last move:") }),
+      h("span", { class: "what", text: last ? moveWords(frame, last) : "–" }),
+      last ? autoMark(last) : null),
+    s.you ? null : backs,
+    tools,
+    badge);
+}
+
+// The last few moves of the round, newest last, just above the hand: readable on a phone too.
+function renderRecent(frame) {
+  const history = frame.round.history;
+  if (!history.length) return null;
+  const recent = history.slice(-Math.min(3, frame.seats.length));
+  return h("ol", { class: "recent", "aria-label": t("Last moves") },
+    recent.map((turn, i) => h("li", { class: "recent-move m-" + (isPlay(turn.move) ? "play" : turn.move) + (i === recent.length - 1 ? " newest" : "") },
+      whoParts(frame, turn.seat),
+      h("span", { class: "what", text: moveWords(frame, turn) }),
+      autoMark(turn))));
 }
 
 function renderBoneyard(frame) {
@@ -539,9 +681,10 @@ function renderBoneyard(frame) {
 
 function renderHand(frame) {
   const r = frame.round;
-  const myTurn = r.legal.length > 0;
-  const hintTile = S.hint && S.hint.move.length > 1 ? S.hint.move.slice(1) : null;
-  const hand = h("div", { class: "hand", role: "group", "aria-label": t("Your hand") });
+  const isMine = r.legal.length > 0;
+  const live = online();
+  const hintTile = S.hint && isPlay(S.hint.move) ? S.hint.move.slice(1) : null;
+  const hand = h("div", { class: "hand" + (live ? "" : " offline"), role: "group", "aria-label": t("Your hand") });
   r.hand.forEach((tile) => {
     const [a, b] = tileParts(tile);
     const plays = playsFor(frame, tile);
@@ -551,9 +694,11 @@ function renderHand(frame) {
       where = !r.ends ? t("can lead") : plays[0][0] === "L" ? t("fits the left end") : t("fits the right end");
       if (r.ends && r.ends[0] === r.ends[1]) where = t("fits");
     }
-    const cls = [plays.length ? "playable" : myTurn ? "dead" : "", hintTile === tile ? "hinted" : "", S.choosing === tile ? "choosing" : ""].join(" ");
-    const label = t("Domino {a} and {b}", { a, b }) + (where ? ", " + where : "");
-    hand.append(domino(a, b, { label, extra: cls, button: { onclick: () => clickTile(tile), dataset: { tile }, "data-key": "tile-" + tile } }));
+    const cls = [plays.length ? "playable" : isMine ? "dead" : "", hintTile === tile ? "hinted" : "", S.choosing === tile ? "choosing" : ""].join(" ");
+    const label = tileText(a, b) + (where ? ", " + where : "");
+    const button = domino(a, b, { label, extra: cls, button: { dataset: { tile }, "data-key": "tile-" + tile, "aria-disabled": live ? null : "true" } });
+    button.addEventListener("click", () => clickTile(tile, button));
+    hand.append(button);
   });
   if (!r.hand.length) hand.append(h("p", { class: "muted", text: t("No tiles in hand.") }));
   return hand;
@@ -564,19 +709,30 @@ function endChoice(frame) {
   const r = frame.round;
   const [a, b] = tileParts(S.choosing);
   return h("div", { class: "end-choice", role: "dialog", "aria-label": t("Which end?") },
-    h("span", { text: t("Play {tile} on which end?", { tile: `${a}-${b}` }) }),
-    h("button", { type: "button", class: "primary", "data-key": "end-left", onclick: () => { send({ type: "play", move: "L" + S.choosing }); S.choosing = null; render(); } },
-      t("Left (shows {n})", { n: r.ends[0] })),
-    h("button", { type: "button", class: "primary", "data-key": "end-right", onclick: () => { send({ type: "play", move: "R" + S.choosing }); S.choosing = null; render(); } },
-      t("Right (shows {n})", { n: r.ends[1] })),
-    h("button", { type: "button", "data-key": "end-cancel", onclick: () => { S.choosing = null; render(); } }, t("Cancel")));
+    h("span", { text: t("Play {tile} on which end?", { tile: tileText(a, b) }) }),
+    h("div", { class: "end-buttons" },
+      h("button", { type: "button", class: "primary", "data-key": "end-left", onclick: () => playEnd("L") },
+        t("Left (shows {n})", { n: r.ends[0] })),
+      h("button", { type: "button", class: "primary", "data-key": "end-right", onclick: () => playEnd("R") },
+        t("Right (shows {n})", { n: r.ends[1] })),
+      h("button", { type: "button", "data-key": "end-cancel", onclick: () => { S.choosing = null; render(); } }, t("Cancel"))));
+}
+
+// The score pad's column heads: a seat's name and number, or a team and its seats, as separate texts.
+function padHead(frame, side) {
+  if (frame.rules.partnerships) {
+    const mine = frame.you !== null && frame.seats[frame.you].side === side;
+    return h("th", { scope: "col" },
+      h("span", { class: "name", text: mine ? t("Your team") : t("Team") }),
+      h("span", { class: "seat-no", text: t("Seats {a}+{b}", { a: side + 1, b: side + 3 }) }));
+  }
+  return h("th", { scope: "col" }, whoParts(frame, side));
 }
 
 function renderPad(frame) {
-  const sides = frame.sides;
   const table = h("table", { class: "pad" },
     h("caption", { text: t("Score pad · first to {n}", { n: frame.target }) }),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("Round") }), sides.map((s) => h("th", { scope: "col", text: s })))),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("Round") }), frame.scores.map((_, side) => padHead(frame, side)))),
     h("tbody", {}, frame.pad.map((row) => h("tr", {},
       h("th", { scope: "row", text: String(row.round), title: row.reason_word }),
       row.points.map((p, i) => h("td", { class: row.winner === i ? "won" : "", text: p ? String(p) : "·" }))))),
@@ -591,31 +747,43 @@ function renderLog(frame) {
   return list;
 }
 
+
 function renderSummary(frame) {
   const sum = frame.summary;
   if (!S.summaryOpen || (!sum && !frame.over)) return null;
   const hands = sum ? sum.hands.map((hand, seat) => h("li", { class: "reveal" + (sum.pips[seat] === Math.min(...sum.pips) ? " low" : "") },
-    h("span", { class: "who", text: seatLabel(frame, seat) }),
+    whoParts(frame, seat),
     h("span", { class: "tiles" }, hand.length ? hand.map((tile) => { const [a, b] = tileParts(tile); return domino(a, b, { small: true }); }) : h("em", { text: t("empty") })),
     h("span", { class: "pips", text: nt("{n} pip", sum.pips[seat]) }))) : [];
   const close = () => {
+    if (!act({ type: "continue" })) return;
     if (sum) localStorage.setItem(seenKey(frame), String(sum.round));
     S.summaryOpen = false;
-    send({ type: "continue" });
     render();
   };
+  const live = online();
   const buttons = [];
   if (frame.over) {
-    if (!frame.spectator) buttons.push(h("button", { type: "button", class: "primary", id: "rematch-button", "data-key": "rematch", onclick: () => { S.summaryOpen = false; send({ type: "rematch" }); } }, t("Rematch")));
+    if (!frame.spectator) buttons.push(h("button", { type: "button", class: "primary", id: "rematch-button", "data-key": "rematch", "aria-disabled": live ? null : "true", onclick: () => { if (act({ type: "rematch" })) { S.summaryOpen = false; render(); } } }, t("Rematch")));
     buttons.push(h("a", { class: "button", href: `/api/tables/${frame.table}/record?game=${frame.game}`, download: "" }, t("Download the record")));
     buttons.push(h("a", { class: "button", href: "/" }, t("Back to the lobby")));
     buttons.push(h("button", { type: "button", "data-key": "close-summary", onclick: () => { S.summaryOpen = false; render(); } }, t("Close")));
   } else {
-    buttons.push(h("button", { type: "button", class: "primary", id: "continue-button", "data-key": "continue", onclick: close }, t("Next round")));
+    buttons.push(h("button", { type: "button", class: "primary", id: "continue-button", "data-key": "continue", "aria-disabled": live ? null : "true", onclick: close }, t("Next round")));
+    if (frame.summary_ms !== null && frame.summary_ms !== undefined && frame.paused) {
+      buttons.push(h("span", { class: "summary-countdown", role: "timer", dataset: { countdown: "summary", end: String((frame.at || performance.now()) + frame.summary_ms) } }));
+    }
   }
-  return h("div", { class: "overlay" },
-    h("section", { class: "summary card", role: "dialog", "aria-modal": "true", "aria-labelledby": "summary-title" },
+  let resigned = null;
+  if (frame.over && frame.resigned !== null && frame.resigned !== undefined) {
+    resigned = h("p", { class: "resigned", text: frame.resigned === frame.you ? t("You resigned.") : t("{name} resigned.", { name: frame.seats[frame.resigned].name }) });
+  }
+  return dialogBox({
+    cls: "summary",
+    labelledby: "summary-title",
+    body: [
       h("h2", { id: "summary-title", text: frame.over ? frame.status : t("Round {n} is over", { n: sum.round }) }),
+      resigned,
       sum ? h("p", { class: "reason", text: sum.reason_text }) : null,
       sum && sum.train.length ? h("div", { class: "final-train", role: "img", "aria-label": t("The train") },
         sum.train.map(([a, b]) => domino(a, b, { across: a !== b, small: true }))) : null,
@@ -625,7 +793,43 @@ function renderSummary(frame) {
         sum.locked.map((tile) => { const [a, b] = tileParts(tile); return domino(a, b, { small: true, across: true }); })) : null,
       sum ? h("div", { class: "scoring" }, sum.lines.map((line) => h("p", { text: line }))) : null,
       renderPad(frame),
-      h("div", { class: "row" }, buttons)));
+    ],
+    buttons,
+  });
+}
+
+// -- the table page ------------------------------------------------------------------
+
+function offlineBanner() {
+  if (online()) return null;
+  const nudged = performance.now() - S.nudgeAt < 1000;
+  return h("div", { class: "offline-banner" + (nudged ? " nudge" : ""), id: "offline-banner", role: "status" },
+    h("strong", { text: t("Connection lost: reconnecting…") }),
+    h("span", { text: t("Nothing you click is sent until the connection is back.") }),
+    h("button", { type: "button", class: "small", "data-key": "reconnect", onclick: reconnectNow }, t("Try again now")));
+}
+
+// The table's own tools (the top bar on a wide screen, the menu on a phone: `prefix` keeps ids apart).
+function tableTools(frame, prefix = "") {
+  const soundOn = Sound.enabled();
+  const tools = [
+    toolButton({ id: prefix + "sound-button", key: prefix + "sound", icon: soundOn ? "sound" : "mute", label: t("Sounds"), pressed: soundOn, iconOnly: !prefix,
+      onclick: () => { Sound.setEnabled(!Sound.enabled()); render(); } }),
+  ];
+  if ("Notification" in window && frame.you !== null) {
+    const blocked = Notification.permission === "denied";
+    tools.push(toolButton({ id: prefix + "notify-button", key: prefix + "notify", icon: "bell", label: t("Tell me when it is my turn"), pressed: notifyWanted(), iconOnly: !prefix,
+      disabled: blocked, title: blocked ? t("Notifications are blocked in this browser.") : null, onclick: toggleNotify }));
+  }
+  const live = online();
+  if (frame.can_resign) {
+    tools.push(toolButton({ id: prefix + "resign-button", key: prefix + "resign", icon: "flag", label: t("Resign"), onclick: () => (live ? askResign() : refused()) }));
+  }
+  if (frame.you !== null) {
+    tools.push(toolButton({ id: prefix + "leave-button", key: prefix + "leave", icon: "leave", label: t("Leave the table"),
+      onclick: () => (live || frame.over ? askLeave() : refused()) }));
+  }
+  return tools;
 }
 
 function renderTable() {
@@ -638,28 +842,36 @@ function renderTable() {
     const seat = me === null ? i - 1 : (me + i) % n;
     if (seat !== me) order.push(seat);
   }
+  const live = online();
   const link = location.origin + "/t/" + frame.table;
   const top = h("header", { class: "topbar" },
-    h("a", { href: "/", class: "brand", text: t("The Passing Game") }),
-    h("span", { class: "code" }, h("span", { text: t("Table") + " " }), h("strong", { id: "table-code", text: frame.table })),
-    h("button", { type: "button", class: "small", "data-key": "copy", onclick: () => copyLink(link) }, t("Copy link")),
-    h("span", { class: "net " + (S.wsOpen ? "on" : "off"), text: S.wsOpen ? t("connected") : t("reconnecting…") }),
-    h("span", { class: "round-no", text: t("Round {n}", { n: r.number }) }),
-    pageTools());
+    h("div", { class: "topbar-main" },
+      h("a", { href: "/", class: "brand", text: t("The Passing Game") }),
+      h("span", { class: "code" }, h("span", { text: t("Table") + " " }), h("strong", { id: "table-code", text: frame.table })),
+      toolButton({ key: "copy", icon: "link", label: t("Copy link"), onclick: () => copyLink(link) }),
+      h("span", { class: "net " + (S.wsOpen ? "on" : "off"), text: S.wsOpen ? t("connected") : t("reconnecting…") }),
+      h("span", { class: "round-no", text: t("Round {n}", { n: r.number }) }),
+      toolButton({ id: "menu-button", key: "menu", icon: "menu", label: t("Menu"), onclick: openMenu })),
+    pageTools(tableTools(frame)));
   const status = h("p", { class: "status" + (r.legal.length ? " mine" : ""), id: "status", role: "status", "aria-live": "polite", text: frame.status });
-  const opponents = h("div", { class: "opponents" }, order.map((seat) => renderSeat(frame, seat)));
+  const opponents = h("div", { class: "opponents seats-" + order.length }, order.map((seat) => renderSeat(frame, seat)));
   const board = h("div", { class: "board" }, renderTrain(frame), renderBoneyard(frame));
   let mine = null;
   if (me !== null) {
     const hintText = S.hint ? h("p", { class: "hint-text", role: "status" }, h("strong", { text: S.hint.text + " " }), S.hint.reason || "") : null;
+    const off = live ? null : "true";
+    const passWarning = r.pass_ends_round && r.can_pass
+      ? h("span", { class: "pass-warning", id: "pass-warning", role: "note" }, icon("warning"), h("span", { text: t("Passing now ends the round") }))
+      : null;
     mine = h("section", { class: "my-area", "aria-label": t("Your hand") },
       renderSeat(frame, me),
       endChoice(frame),
       renderHand(frame),
       h("div", { class: "actions" },
-        h("button", { type: "button", id: "draw-button", "data-key": "draw", disabled: !r.can_draw, onclick: () => send({ type: "draw" }), title: t("Shortcut: D") }, t("Draw")),
-        h("button", { type: "button", id: "pass-button", "data-key": "pass", disabled: !r.can_pass, onclick: () => send({ type: "pass" }), title: t("Shortcut: P") }, t("Pass")),
-        h("button", { type: "button", id: "hint-button", "data-key": "hint", disabled: !r.legal.length, onclick: () => send({ type: "hint" }), title: t("Shortcut: H") }, t("Hint")),
+        h("button", { type: "button", id: "draw-button", "data-key": "draw", disabled: !r.can_draw, "aria-disabled": off, onclick: () => act({ type: "draw" }), title: t("Shortcut: D") }, t("Draw")),
+        h("button", { type: "button", id: "pass-button", "data-key": "pass", disabled: !r.can_pass, "aria-disabled": off, "aria-describedby": passWarning ? "pass-warning" : null, onclick: doPass, title: t("Shortcut: P") }, t("Pass")),
+        h("button", { type: "button", id: "hint-button", "data-key": "hint", disabled: !r.legal.length, "aria-disabled": off, onclick: () => act({ type: "hint" }), title: t("Shortcut: H") }, t("Hint")),
+        passWarning,
         h("span", { class: "pips-mine", text: t("Your pips: {n}", { n: r.pips }) })),
       hintText);
   } else {
@@ -680,25 +892,16 @@ function renderTable() {
     renderLog(frame));
   return h("div", { class: "table-page" },
     top,
+    offlineBanner(),
     h("main", { class: "table-grid" },
-      h("div", { class: "play" }, opponents, status, invite, board, mine),
+      h("div", { class: "play" }, opponents, status, invite, board, renderRecent(frame), mine),
       side),
-    renderSummary(frame));
+    renderSummary(frame),
+    renderSeatTools(frame),
+    renderMenu(frame),
+    renderConfirm());
 }
 
-function renderJoinPanel() {
-  const name = h("input", { type: "text", id: "jp-name", maxlength: S.config.max_name, value: S.lobbyName ?? savedName(), oninput: (e) => { S.lobbyName = e.target.value; } });
-  return h("main", { class: "lobby" },
-    pageTools(),
-    h("header", { class: "hero" }, h("h1", { text: t("The Passing Game") }),
-      h("p", { class: "tagline", text: t("Table {code}", { code: S.code }) })),
-    h("form", { class: "card join", onsubmit: (e) => { e.preventDefault(); joinTable(S.code, name.value); } },
-      h("h2", { text: t("Take a seat") }),
-      field(t("Your name"), name),
-      h("div", { class: "row" },
-        h("button", { type: "submit", class: "primary", id: "join-button", text: t("Join") }),
-        h("button", { type: "button", id: "watch-button", text: t("Watch"), onclick: () => watchTable(S.code) }))));
-}
 
 async function copyLink(link) {
   try {
@@ -719,7 +922,7 @@ function render() {
   const atBottom = !logEl || logEl.scrollTop + logEl.clientHeight >= logEl.scrollHeight - 4;
   let page;
   if (S.frame && S.code === S.frame.table) page = renderTable();
-  else if (S.code && !savedSeat(S.code) && !S.watching) page = renderJoinPanel();
+  else if (S.code && (S.invite || !savedSeat(S.code)) && !S.watching) page = renderJoinPanel();
   else if (S.code) page = h("main", { class: "lobby" }, h("p", { class: "loading", text: t("Connecting…") }));
   else page = renderLobby();
   const notice = S.notice ? h("div", { class: "notice " + S.notice.kind, role: "alert", text: S.notice.text }) : null;
@@ -727,10 +930,12 @@ function render() {
   if (focused) root.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
   const log = document.getElementById("log");
   if (log && atBottom) log.scrollTop = log.scrollHeight;
-  document.title = S.frame && S.code === S.frame.table ? `${S.frame.status} · ${t("The Passing Game")}` : t("The Passing Game");
+  if (root.querySelector("[data-countdown]")) Countdown.start();
+  updateTitle();
 }
 
 function onKey(event) {
+  Sound.unlock();
   if (event.target && ["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName)) return;
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   if (S.rulesPanel) {
@@ -741,14 +946,17 @@ function onKey(event) {
   if (!frame || S.code !== frame.table) return;
   const key = event.key.toLowerCase();
   if (key === "escape") {
-    if (S.choosing) { S.choosing = null; render(); }
+    if (S.confirm) closeConfirm();
+    else if (S.seatTools) closeSeatTools();
+    else if (S.menuOpen) closeMenu();
+    else if (S.choosing) { S.choosing = null; render(); }
     else if (S.summaryOpen) document.querySelector('[data-key="continue"], [data-key="close-summary"]')?.click();
     return;
   }
-  if (S.summaryOpen) return;
-  if (key === "d" && frame.round.can_draw) send({ type: "draw" });
-  else if (key === "p" && frame.round.can_pass) send({ type: "pass" });
-  else if (key === "h" && frame.round.legal.length) send({ type: "hint" });
+  if (S.summaryOpen || S.confirm || S.seatTools || S.menuOpen) return;
+  if (key === "d" && frame.round.can_draw) act({ type: "draw" });
+  else if (key === "p" && frame.round.can_pass) doPass();
+  else if (key === "h" && frame.round.legal.length) act({ type: "hint" });
   else if ((key === "arrowleft" || key === "arrowright") && event.target.closest && event.target.closest(".hand")) {
     const tiles = [...document.querySelectorAll(".hand .domino")];
     const at = tiles.indexOf(event.target);
@@ -761,6 +969,10 @@ function onKey(event) {
 function route() {
   const match = location.pathname.match(/^\/t\/([A-Za-z0-9]+)\/?$/);
   S.code = match ? normCode(match[1]) : null;
+  const query = new URLSearchParams(location.search);
+  S.invite = S.code ? query.get("invite") : null;
+  const asked = Number(query.get("seat"));
+  S.inviteSeat = S.invite && Number.isInteger(asked) && asked >= 1 && asked <= 4 ? asked : null;
   if (!S.code) {
     S.frame = null;
   } else if (S.wsOpen) {
@@ -773,7 +985,13 @@ async function start() {
   // No language asked for or remembered: the server follows Accept-Language.
   const cat = await I18N.load(I18N.wanted());
   S.config = await fetchConfig(cat.language);
+  Countdown.configure({
+    clock: (total, inBank, shown) => (inBank ? nt("{n} second left in the bank", total) : nt("{n} second left for this move", shown)),
+    summary: (secs) => nt("Next round in {n} second", secs),
+  });
   document.addEventListener("keydown", onKey);
+  document.addEventListener("pointerdown", () => Sound.unlock(), { passive: true });
+  document.addEventListener("visibilitychange", updateTitle);
   window.addEventListener("popstate", route);
   route();
   connect();

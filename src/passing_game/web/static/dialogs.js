@@ -1,0 +1,161 @@
+// The table's dialogs: a question before an action (a pass that ends the
+// round, leaving, resigning), the creator's options for a seat whose person
+// is away (an invitation link, a bot for the rest of the game) and, on a
+// phone, the menu that holds the top bar's tools. Every dialog keeps its
+// buttons in view: its body scrolls, its button row does not (app.css).
+"use strict";
+
+// A dialog whose buttons stay in view: its body scrolls, its button row does not.
+function dialogBox({ cls, labelledby, label, body, buttons, onBackdrop }) {
+  return h("div", { class: "overlay", onclick: onBackdrop ? (e) => { if (e.target === e.currentTarget) onBackdrop(); } : null },
+    h("section", { class: "dialog card " + (cls || ""), role: "dialog", "aria-modal": "true", "aria-labelledby": labelledby || null, "aria-label": label || null },
+      h("div", { class: "dialog-body" }, body),
+      h("div", { class: "dialog-buttons" }, buttons)));
+}
+
+function openConfirm(spec) {
+  S.menuOpen = false;
+  S.confirm = spec;
+  render();
+  document.getElementById("confirm-yes")?.focus();
+}
+
+function closeConfirm() {
+  S.confirm = null;
+  render();
+}
+
+function renderConfirm() {
+  const c = S.confirm;
+  if (!c) return null;
+  return dialogBox({
+    cls: "confirm",
+    labelledby: "confirm-title",
+    onBackdrop: closeConfirm,
+    body: [h("h2", { id: "confirm-title", text: c.title }), c.text ? h("p", { text: c.text }) : null],
+    buttons: [
+      h("button", { type: "button", class: "primary" + (c.danger ? " danger" : ""), id: "confirm-yes", "data-key": "confirm-yes",
+        onclick: () => { if (c.action() !== false) closeConfirm(); } }, c.yes),
+      h("button", { type: "button", id: "confirm-no", "data-key": "confirm-no", onclick: closeConfirm }, t("Cancel")),
+    ],
+  });
+}
+
+function askLeave() {
+  const frame = S.frame;
+  if (frame.over || frame.you === null) return goToLobby();
+  openConfirm({
+    kind: "leave",
+    danger: true,
+    title: t("Leave the table?"),
+    text: frame.started
+      ? t("A stand-in bot plays for you, and the others are told. The table's link brings you back.")
+      : t("Your seat opens for someone else."),
+    yes: t("Leave the table"),
+    action: () => {
+      if (!act({ type: "leave" })) return false;
+      goToLobby();
+      return true;
+    },
+  });
+}
+
+function goToLobby() {
+  S.code = null;
+  S.last = -1;
+  S.frame = null;
+  S.confirm = null;
+  S.seatTools = null;
+  S.menuOpen = false;
+  S.summaryOpen = false;
+  history.pushState(null, "", "/");
+  render();
+}
+
+function askResign() {
+  openConfirm({
+    kind: "resign",
+    danger: true,
+    title: t("Resign the game?"),
+    text: t("Your opponent wins the game now."),
+    yes: t("Resign"),
+    action: () => act({ type: "resign" }),
+  });
+}
+
+function openSeatTools(seat) {
+  S.seatTools = { seat, link: null, level: (S.config.levels[1] || S.config.levels[0] || { name: "medium" }).name };
+  render();
+  document.getElementById("invite-button")?.focus();
+}
+
+function closeSeatTools() {
+  S.seatTools = null;
+  render();
+}
+
+// The creator's dialog for a seat whose person is away: invite someone, or let a bot play it.
+function renderSeatTools(frame) {
+  const tools = S.seatTools;
+  if (!tools || !frame.creator) return null;
+  const seat = tools.seat;
+  const s = frame.seats[seat];
+  if (!s) return null;
+  let link = null;
+  if (tools.link) {
+    let full = location.origin + tools.link;
+    if (!/[?&]seat=/.test(full)) full += (full.includes("?") ? "&" : "?") + "seat=" + (seat + 1);
+    link = h("div", { class: "invite-link" },
+      h("code", { id: "invite-link", text: full }),
+      h("button", { type: "button", id: "invite-copy", "data-key": "invite-copy", onclick: () => copyLink(full) }, t("Copy link")));
+  }
+  const level = select("handover-level", S.config.levels.map((l) => [l.name, t("Bot: {level}", { level: l.label })]), tools.level);
+  level.addEventListener("change", () => { S.seatTools = { ...S.seatTools, level: level.value }; });
+  return dialogBox({
+    cls: "seat-dialog",
+    labelledby: "seat-tools-title",
+    onBackdrop: closeSeatTools,
+    body: [
+      h("h2", { id: "seat-tools-title" }, whoParts(frame, seat)),
+      h("p", { class: "muted", text: seatStatus(s) }),
+      // An open seat is taken with the table's own link; a person's seat needs an invitation.
+      s.kind === "open" ? null : [
+        h("h3", { text: t("Invite someone to this seat") }),
+        h("p", { text: t("Whoever opens the link takes this seat.") }),
+        h("button", { type: "button", id: "invite-button", "data-key": "invite", onclick: () => act({ type: "invite", seat }) }, t("Make an invitation link")),
+        link,
+      ],
+      h("h3", { text: t("Let a bot play this seat") }),
+      h("p", { text: t("The bot plays this seat for the rest of the game.") }),
+      field(t("Level"), level),
+      h("button", { type: "button", id: "handover-button", "data-key": "handover",
+        onclick: () => { if (act({ type: "hand_over", seat, level: S.seatTools.level })) closeSeatTools(); } }, t("Hand the seat to the bot")),
+    ],
+    buttons: [h("button", { type: "button", id: "seat-tools-close", "data-key": "seat-tools-close", onclick: closeSeatTools }, t("Close"))],
+  });
+}
+
+// On a phone the top bar keeps the table's code, the connection and the round;
+// its tools (sounds, turn alerts, resign, leave, rules, language) are here.
+function openMenu() {
+  S.menuOpen = true;
+  render();
+  document.getElementById("menu-close")?.focus();
+}
+
+function closeMenu() {
+  S.menuOpen = false;
+  render();
+  document.getElementById("menu-button")?.focus();
+}
+
+function renderMenu(frame) {
+  if (!S.menuOpen) return null;
+  return dialogBox({
+    cls: "menu-dialog",
+    label: t("Menu"),
+    onBackdrop: closeMenu,
+    body: h("div", { class: "menu-tools" }, tableTools(frame, "menu-"), rulesButton("menu-"), languageSwitch("menu-")),
+    buttons: [h("button", { type: "button", id: "menu-close", "data-key": "menu-close", onclick: closeMenu }, t("Close"))],
+  });
+}

@@ -1,0 +1,171 @@
+// The lobby (a new table, joining a friend's table, watching) and the join
+// panel that a table's link or an invitation opens. Its words come from t()
+// and nt() like the rest of the page (app.js, i18n.js).
+"use strict";
+
+function savedName() {
+  return localStorage.getItem("passing-game:name") || "";
+}
+
+function ruleWord(kind, value) {
+  return t(`rule.${kind}.${value}`);
+}
+
+// The clocks a new table may have: seconds per move, or none.
+const CLOCKS = ["none", "20", "45", "90"];
+
+function renderLobby() {
+  const cfg = S.config;
+  const form = h("form", { class: "card create", id: "create-form", onsubmit: (e) => { e.preventDefault(); createTable(); } });
+  const players = Number(S.lobbyPlayers || 2);
+  const partnerships = players === 4 && !!S.lobbyTeams;
+  const seatRows = [];
+  for (let seat = 0; seat < players; seat++) {
+    if (seat === 0) {
+      seatRows.push(h("li", { class: "seat-choice you" }, h("span", { class: "seat-no", text: seatNo(seat) }),
+        h("span", { text: t("You") })));
+      continue;
+    }
+    const chosen = (S.lobbySeats || {})[seat] || cfg.default_level;
+    const options = [["person", t("A person (invite with the code)")]].concat(
+      cfg.levels.map((l) => [l.name, t("Bot: {level}", { level: l.label })]));
+    const sel = select("seat" + seat, options, chosen);
+    sel.setAttribute("aria-label", t("Who sits in seat {n}", { n: seat + 1 }));
+    sel.addEventListener("change", () => {
+      S.lobbySeats = { ...(S.lobbySeats || {}), [seat]: sel.value };
+    });
+    const team = partnerships ? h("span", { class: "team", text: seat % 2 === 0 ? t("your partner") : t("opponent") }) : null;
+    seatRows.push(h("li", { class: "seat-choice" }, h("span", { class: "seat-no", text: seatNo(seat) }), sel, team));
+  }
+  const playerRadios = h("div", { class: "segmented", role: "radiogroup", "aria-label": t("Players") },
+    [2, 3, 4].map((n) => h("label", { class: n === players ? "on" : "" },
+      h("input", { type: "radio", name: "players", value: n, checked: n === players, onchange: () => { S.lobbyPlayers = n; if (n !== 4) S.lobbyTeams = false; render(); } }),
+      h("span", { text: String(n) }))));
+  const teams = h("input", { type: "checkbox", name: "partnerships", id: "f-partnerships", checked: partnerships, disabled: players !== 4,
+    onchange: (e) => { S.lobbyTeams = e.target.checked; render(); } });
+  const preset = S.lobbyPreset || cfg.rules.target_presets[0];
+  const presetTarget = (cfg.preset_targets[preset] || {})[String(players) + (partnerships ? "p" : "")] || cfg.targets[String(players)];
+  const target = h("input", { type: "number", name: "target", id: "f-target", min: 1, max: 10000, inputmode: "numeric",
+    placeholder: String(presetTarget), value: S.lobbyTarget || "", oninput: (e) => { S.lobbyTarget = e.target.value; } });
+  const presetSel = select("target_preset", cfg.rules.target_presets.map((v) => [v, ruleWord("target_preset", v)]), preset);
+  presetSel.addEventListener("change", () => { S.lobbyPreset = presetSel.value; render(); });
+  const clock = select("clock", CLOCKS.map((v) => [v, v === "none" ? t("No clock") : nt("{n} second per move", Number(v))]), S.lobbyClock || "none");
+  clock.addEventListener("change", () => { S.lobbyClock = clock.value; });
+  const name = h("input", { type: "text", name: "name", id: "f-name", maxlength: cfg.max_name, required: true, autocomplete: "nickname", value: S.lobbyName ?? savedName(),
+    oninput: (e) => { S.lobbyName = e.target.value; } });
+  const rule = (kind, values, value) => {
+    const sel = select(kind, values.map((v) => [v, ruleWord(kind, v)]), (S.lobbyRules || {})[kind] || value);
+    sel.addEventListener("change", () => { S.lobbyRules = { ...(S.lobbyRules || {}), [kind]: sel.value }; });
+    return sel;
+  };
+  form.append(
+    h("h2", { text: t("New table") }),
+    field(t("Your name"), name),
+    h("fieldset", {}, h("legend", { text: t("Players") }), playerRadios,
+      h("label", { class: "check" }, teams, h("span", { text: t("Partnerships (seats 1+3 against 2+4)") }))),
+    h("fieldset", {}, h("legend", { text: t("Seats") }), h("ol", { class: "seat-list" }, seatRows)),
+    field(t("Clock"), clock, t("When someone's time runs out, the game makes a move for them.")),
+    h("details", { class: "rules-box", open: !!S.rulesOpen, ontoggle: (e) => { S.rulesOpen = e.target.open; } }, h("summary", { text: t("Rules and variants") }),
+      field(t("Drawing"), rule("draw", cfg.rules.draw, "ends-turn")),
+      field(t("Passing"), rule("passing", cfg.rules.passing, "free")),
+      field(t("Scoring"), rule("scoring", cfg.rules.scoring, "literal")),
+      field(t("Who leads each round"), rule("leader", cfg.rules.leader, "random")),
+      field(t("Target score"), target, nt("Empty: {n} point", presetTarget)),
+      field(t("Target preset"), presetSel, t("Used when no target score is given"))),
+    h("button", { type: "submit", class: "primary big", id: "create-button", text: t("Create table") }),
+  );
+
+  const code = h("input", { type: "text", name: "code", id: "j-code", maxlength: 12, autocomplete: "off", autocapitalize: "characters",
+    placeholder: "K7M2QX", value: S.joinCode || "", oninput: (e) => { S.joinCode = e.target.value; } });
+  const joinName = h("input", { type: "text", name: "name", id: "j-name", maxlength: cfg.max_name, autocomplete: "nickname",
+    value: S.lobbyName ?? savedName(), oninput: (e) => { S.lobbyName = e.target.value; } });
+  const join = h("form", { class: "card join", onsubmit: (e) => { e.preventDefault(); joinTable(code.value, joinName.value); } },
+    h("h2", { text: t("Join a friend's table") }),
+    field(t("Table code"), code),
+    field(t("Your name"), joinName),
+    h("div", { class: "row" },
+      h("button", { type: "submit", class: "primary", id: "join-button", text: t("Join") }),
+      h("button", { type: "button", id: "watch-button", text: t("Watch"), onclick: () => watchTable(code.value) })));
+
+  return h("main", { class: "lobby" },
+    pageTools(),
+    h("header", { class: "hero" },
+      h("div", { class: "hero-tiles", "aria-hidden": "true" }, domino(6, 6), domino(3, 5, { across: true }), domino(1, 4)),
+      h("h1", { text: t("The Passing Game") }),
+      h("p", { class: "tagline", text: t("A domino game for 2 to 4 players. Play friends or bots in your browser.") })),
+    h("div", { class: "lobby-cards" }, form, join));
+}
+
+function createTable() {
+  const cfg = S.config;
+  const name = (S.lobbyName ?? savedName()).trim();
+  if (!name) {
+    notify(t("Please give your name."), "error");
+    document.getElementById("f-name")?.focus();
+    return;
+  }
+  localStorage.setItem("passing-game:name", name);
+  const players = Number(S.lobbyPlayers || 2);
+  const seats = ["you"];
+  for (let seat = 1; seat < players; seat++) seats.push((S.lobbySeats || {})[seat] || cfg.default_level);
+  const rules = { players, partnerships: players === 4 && !!S.lobbyTeams, ...(S.lobbyRules || {}) };
+  const target = parseInt(S.lobbyTarget || "", 10);
+  if (Number.isInteger(target) && target > 0) rules.target = target;
+  else if (S.lobbyPreset) rules.target_preset = S.lobbyPreset;
+  S.watching = false;
+  const msg = { type: "create", name, seats, rules };
+  // "none" is the default: left out, so that a server without clocks still takes the table.
+  if (S.lobbyClock && S.lobbyClock !== "none") msg.clock = S.lobbyClock;
+  send(msg);
+}
+
+function normCode(text) {
+  return (text || "").toUpperCase().replace(/[\s-]/g, "");
+}
+
+function joinTable(code, name) {
+  code = normCode(code);
+  name = (name || "").trim();
+  if (!name) {
+    notify(t("Please give your name."), "error");
+    return;
+  }
+  localStorage.setItem("passing-game:name", name);
+  S.code = code;
+  S.watching = false;
+  if (S.invite) {
+    send({ type: "join", code, name, invite: S.invite });
+    return;
+  }
+  const saved = savedSeat(code);
+  if (saved) send({ type: "resume", code, seat: saved.seat, token: saved.token });
+  else send({ type: "join", code, name });
+}
+
+function watchTable(code) {
+  code = normCode(code);
+  S.code = code;
+  S.watching = true;
+  S.invite = null;
+  send({ type: "watch", code });
+}
+
+function renderJoinPanel() {
+  const name = h("input", { type: "text", id: "jp-name", maxlength: S.config.max_name, value: S.lobbyName ?? savedName(), oninput: (e) => { S.lobbyName = e.target.value; } });
+  let invited = null;
+  if (S.invite) {
+    invited = h("p", { class: "invited", id: "invited",
+      text: S.inviteSeat ? t("You are invited to take seat {n}.", { n: S.inviteSeat }) : t("You are invited to take a seat at this table.") });
+  }
+  return h("main", { class: "lobby" },
+    pageTools(),
+    h("header", { class: "hero" }, h("h1", { text: t("The Passing Game") }),
+      h("p", { class: "tagline", text: t("Table {code}", { code: S.code }) })),
+    h("form", { class: "card join", onsubmit: (e) => { e.preventDefault(); joinTable(S.code, name.value); } },
+      h("h2", { text: t("Take a seat") }),
+      invited,
+      field(t("Your name"), name),
+      h("div", { class: "row" },
+        h("button", { type: "submit", class: "primary", id: "join-button", text: t("Join") }),
+        h("button", { type: "button", id: "watch-button", text: t("Watch"), onclick: () => watchTable(S.code) }))));
+}
