@@ -406,6 +406,16 @@ def test_every_dialog_button_is_on_a_phone_screen(
     assert not errors, errors
 
 
+def test_the_lobby_fits_a_small_phone(browser: Browser, server: Server) -> None:
+    page = browser.new_page(viewport={"width": 360, "height": 640})
+    page.goto(server.url("/"))
+    page.locator("#create-button").wait_for()
+    page.check('input[name=players][value="4"]')
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+    assert too_small(page, "button, select, .segmented label") == []
+    page.close()
+
+
 def test_the_match_end_buttons_are_on_a_phone_screen(
     phone: BrowserContext, server: Server, shots: Path
 ) -> None:
@@ -755,3 +765,63 @@ def test_every_text_the_page_scripts_use_is_in_the_catalog() -> None:
     html = (STATIC / "index.html").read_text()
     loaded = re.findall(r'<script src="/static/([\w.]+)"', html)
     assert set(loaded) == set(scripts) and loaded[-1] == "app.js"
+
+
+# -- 8. with the server's own clocks, stand-ins and invitations ------------------------------
+
+
+def test_a_clock_a_stand_in_and_an_invitation_with_the_real_server(
+    browser: Browser, server: Server, shots: Path
+) -> None:
+    """Ana plays Ben with a clock; Ben leaves and a stand-in plays his seat; Ana
+    invites Carl to it with a link; Carl opens it and sits down."""
+    ana_ctx = browser.new_context(viewport=DESKTOP)
+    ben_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    carl_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    ana, ben, carl = ana_ctx.new_page(), ben_ctx.new_page(), carl_ctx.new_page()
+    errors = watch_errors(ana) + watch_errors(ben) + watch_errors(carl)
+    ana.goto(server.url("/"))
+    ana.locator("#create-button").wait_for()
+    ana.fill("#f-name", "Ana")
+    ana.select_option("#f-seat1", "person")
+    ana.select_option("#f-clock", "90")
+    ana.click("#create-button")
+    ana.locator("#table-code").wait_for()
+    code = ana.locator("#table-code").inner_text()
+    ben.goto(server.url(f"/t/{code}"))
+    ben.fill("#jp-name", "Ben")
+    ben.click("#join-button")
+    for page in (ana, ben):
+        page.locator(".hand .domino").first.wait_for()
+    # The seat to move has a running clock, on both screens.
+    mover = frame(ana)["round"]["to_move"]
+    for page in (ana, ben):
+        expect(page.locator(f'.seat-card[data-seat="{mover}"] .clock.running .time')).to_have_text(
+            re.compile(r"1:[23]\d")
+        )
+    # Ben leaves: back in his lobby; Ana sees a stand-in bot at his seat.
+    ben.click("#menu-button")
+    ben.click("#menu-leave-button")
+    ben.click("#confirm-yes")
+    ben.locator("#create-button").wait_for()
+    seat = ana.locator('.seat-card[data-seat="1"]')
+    expect(seat.locator(".standin-note")).to_be_visible(timeout=10_000)
+    # Ana, who created the table, invites somebody else to the seat.
+    seat.locator(".seat-tools").click()
+    ana.click("#invite-button")
+    link = ana.locator("#invite-link")
+    expect(link).to_contain_text(f"/t/{code}?invite=")
+    ana.screenshot(path=str(shots / "play-invite-link.png"))
+    url = link.inner_text()
+    ana.click("#seat-tools-close")
+    carl.goto(url)
+    expect(carl.locator("#invited")).to_have_text("You are invited to take seat 2.")
+    carl.fill("#jp-name", "Carl")
+    carl.click("#join-button")
+    carl.locator(".hand .domino").first.wait_for()
+    assert carl.url.endswith(f"/t/{code}") and frame(carl)["you"] == 1
+    expect(seat.locator(".seat-name")).to_have_text("Carl", timeout=10_000)
+    expect(seat.locator(".standin-note")).to_have_count(0)
+    assert not [e for e in errors if "WebSocket" not in e], errors
+    for context in (ana_ctx, ben_ctx, carl_ctx):
+        context.close()

@@ -305,6 +305,11 @@ function receive(msg) {
   if (msg.type === "error") {
     if (msg.code === "bad-token" || msg.code === "no-such-table") {
       if (S.code) localStorage.removeItem(seatKey(S.code));
+      // The seat is no longer this page's (its token was revoked): the join panel, not a stale table.
+      if (msg.code === "bad-token" && !S.watching) {
+        S.frame = null;
+        S.live = false;
+      }
       if (msg.code === "no-such-table") {
         S.code = null;
         S.frame = null;
@@ -990,6 +995,7 @@ async function start() {
     summary: (secs) => nt("Next round in {n} second", secs),
   });
   document.addEventListener("keydown", onKey);
+  document.addEventListener("keydown", trapFocus);
   document.addEventListener("pointerdown", () => Sound.unlock(), { passive: true });
   document.addEventListener("visibilitychange", updateTitle);
   window.addEventListener("popstate", route);

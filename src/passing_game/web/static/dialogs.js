@@ -17,7 +17,8 @@ function openConfirm(spec) {
   S.menuOpen = false;
   S.confirm = spec;
   render();
-  document.getElementById("confirm-yes")?.focus();
+  // A step that cannot be undone starts on Cancel; Enter then changes nothing.
+  document.getElementById(spec.danger ? "confirm-no" : "confirm-yes")?.focus();
 }
 
 function closeConfirm() {
@@ -68,6 +69,8 @@ function goToLobby() {
   S.seatTools = null;
   S.menuOpen = false;
   S.summaryOpen = false;
+  S.choosing = null;
+  S.hint = null;
   history.pushState(null, "", "/");
   render();
 }
@@ -158,4 +161,21 @@ function renderMenu(frame) {
     body: h("div", { class: "menu-tools" }, tableTools(frame, "menu-"), rulesButton("menu-"), languageSwitch("menu-")),
     buttons: [h("button", { type: "button", id: "menu-close", "data-key": "menu-close", onclick: closeMenu }, t("Close"))],
   });
+}
+
+// Tab and Shift+Tab stay inside the topmost open dialog (they are modal).
+function trapFocus(event) {
+  if (event.key !== "Tab") return;
+  const dialogs = document.querySelectorAll('[role="dialog"][aria-modal="true"]');
+  const dialog = dialogs[dialogs.length - 1];
+  if (!dialog) return;
+  const items = [...dialog.querySelectorAll("button, a[href], select, input")].filter((el) => !el.disabled && el.offsetParent !== null);
+  if (!items.length) return;
+  const first = items[0];
+  const last = items[items.length - 1];
+  const at = document.activeElement;
+  if (!dialog.contains(at) || (event.shiftKey && at === first) || (!event.shiftKey && at === last)) {
+    (event.shiftKey ? last : first).focus();
+    event.preventDefault();
+  }
 }
