@@ -44,81 +44,19 @@ require_module("playwright")
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect  # noqa: E402
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError  # noqa: E402
 
+from browser_helpers import (  # noqa: E402
+    create_table,
+    frame,
+    take_turn,
+    wait_for_turn_or_summary,
+    watch_errors,
+)
 from passing_game.web.i18n import PAGE_PLURALS  # noqa: E402
 from passing_game.web.texts import PAGE_TEXTS  # noqa: E402
 
 STATIC = Path(__file__).parent.parent / "src" / "passing_game" / "web" / "static"
 PHONES = [(390, 844), (360, 640)]
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
-
-
-def watch_errors(page: Page) -> list[str]:
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    return errors
-
-
-def frame(page: Page) -> Any:
-    return page.evaluate("() => S.frame")
-
-
-def create_table(
-    page: Page, url: str, seats: list[str], target: int | None = None, name: str = "Ana"
-) -> str:
-    """Through the lobby's form. A bot the lobby does not list (``random``) is added
-    to the seat's choices as the server's /api/config names it."""
-    page.goto(url)
-    page.locator("#create-button").wait_for()
-    page.fill("#f-name", name)
-    page.check(f'input[name=players][value="{len(seats) + 1}"]')
-    bots = page.evaluate("() => S.config.bots")
-    for seat, choice in enumerate(seats, start=1):
-        if choice not in ("person", *[lv["name"] for lv in page.evaluate("() => S.config.levels")]):
-            assert choice in bots
-            page.evaluate(
-                "([id, v]) => { const o = document.createElement('option'); o.value = v;"
-                " o.textContent = v; document.getElementById(id).append(o); }",
-                [f"f-seat{seat}", choice],
-            )
-        page.select_option(f"#f-seat{seat}", choice)
-    if target is not None:
-        page.click(".rules-box summary")
-        page.fill("#f-target", str(target))
-    page.click("#create-button")
-    page.locator("#table-code").wait_for()
-    page.wait_for_function("() => S.frame && S.live")
-    return str(page.locator("#table-code").inner_text())
-
-
-def wait_for_turn_or_summary(page: Page, timeout: int = 30_000) -> str:
-    page.wait_for_function(
-        "() => document.querySelector('.summary')"
-        " || (S.frame && S.live && S.frame.round.legal.length > 0)",
-        timeout=timeout,
-    )
-    return "summary" if page.locator(".summary").count() else "turn"
-
-
-def take_turn(page: Page, prefer: str = "play") -> None:
-    """One move by clicking: a highlighted tile (left end if asked), else draw, else pass."""
-    before = page.evaluate("() => S.last")
-    playable = page.locator(".hand .domino.playable")
-    if prefer == "play" and playable.count():
-        playable.first.click()
-        if page.locator(".end-choice").count():
-            page.locator('.end-choice [data-key="end-left"]').click()
-    elif page.locator("#draw-button").is_enabled():
-        page.locator("#draw-button").click()
-    elif page.locator("#pass-button").is_enabled():
-        page.locator("#pass-button").click()
-        if page.locator("#confirm-yes").count():
-            page.locator("#confirm-yes").click()
-    else:
-        playable.first.click()
-        if page.locator(".end-choice").count():
-            page.locator('.end-choice [data-key="end-left"]').click()
-    page.wait_for_function(f"() => S.last > {before}", timeout=15_000)
 
 
 def play_to_summary(page: Page, limit: float = 150) -> None:

@@ -104,7 +104,7 @@ def test_a_clock_that_runs_out_plays_one_move_for_the_person(
     auto = state(idle, lambda f: any(t.get("auto") == "timeout" for t in f["round"]["history"]))
     turn = next(t for t in auto["round"]["history"] if t.get("auto"))
     assert turn["seat"] == mover
-    assert "time ran out" in auto["round"]["log"][auto["round"]["history"].index(turn)]
+    assert "Time ran out" in auto["round"]["log"][auto["round"]["history"].index(turn)]
     assert not auto["seats"][mover]["standin"]  # once is not yet a stand-in
     # The other person plays on; the idle one times out again and a stand-in takes over.
     for _ in range(40):

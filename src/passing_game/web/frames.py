@@ -64,10 +64,10 @@ def seat_name(kind: str, name: str, level: str | None) -> str:
     return name
 
 
-#: What the log adds after a move its seat's player did not make.
+#: The sentence the log adds after a move its seat's player did not make.
 PLAYED_BY_WORDS: dict[str, str] = {
-    "timeout": N_("(time ran out: a bot played it)"),
-    "stand-in": N_("(played by a stand-in bot)"),
+    "timeout": N_("Time ran out: a bot made this move."),
+    "stand-in": N_("A stand-in bot made this move."),
 }
 
 

@@ -14,7 +14,6 @@ from passing_game.i18n import N_
 
 #: Page text key -> English text (marked for extraction, translated on request).
 PAGE_TEXTS: dict[str, str] = {
-    "Domino {a} and {b}": N_("Domino {a} and {b}"),
     "Seat {n}": N_("Seat {n}"),
     "You": N_("You"),
     "A person (invite with the code)": N_("A person (invite with the code)"),
@@ -25,7 +24,6 @@ PAGE_TEXTS: dict[str, str] = {
     "Players": N_("Players"),
     "New table": N_("New table"),
     "Your name": N_("Your name"),
-    "Partnerships (seats 0+2 against 1+3)": N_("Partnerships (seats 0+2 against 1+3)"),
     "Seats": N_("Seats"),
     "Rules and variants": N_("Rules and variants"),
     "Drawing": N_("Drawing"),
@@ -83,6 +81,7 @@ PAGE_TEXTS: dict[str, str] = {
     "Back to the lobby": N_("Back to the lobby"),
     "Close": N_("Close"),
     "Next round": N_("Next round"),
+    "The next round has started.": N_("The next round has started."),
     "Round {n} is over": N_("Round {n} is over"),
     "Hands revealed": N_("Hands revealed"),
     "Locked in the boneyard, never drawn:": N_("Locked in the boneyard, never drawn:"),
@@ -145,9 +144,9 @@ PAGE_TEXTS: dict[str, str] = {
     "Last move:": N_("Last move:"),
     "Last moves": N_("Last moves"),
     # TRANSLATORS: a seat's last move, after "Last move:" or a name; a noun phrase.
-    "last.pass": N_("pass"),
+    "last.pass": N_("passed"),
     # TRANSLATORS: a seat's last move, after "Last move:" or a name; a noun phrase.
-    "last.draw": N_("draw"),
+    "last.draw": N_("drew a tile"),
     # TRANSLATORS: your own last move, after "Last move:"; {tile} is like [2|3].
     "last.drawn": N_("drew {tile}"),
     # TRANSLATORS: a seat's last move, after "Last move:" or a name; {tile} is like [3|5].

@@ -276,6 +276,18 @@ function receive(msg) {
       S.choosing = null;
       if (S.confirm && S.confirm.kind === "pass") S.confirm = null;
     }
+    if (before && before.table === msg.table && before.game === msg.game && !msg.over
+        && before.paused && before.waiting.includes(before.you) && !msg.paused
+        && msg.summary && before.summary && msg.summary.round === before.summary.round) {
+      // The summary's countdown ended while this person read it: the table
+      // went on without them, so the summary closes (its result stays one
+      // click away) and the page says why.
+      localStorage.setItem(seenKey(msg), String(msg.summary.round));
+      if (S.summaryOpen) {
+        S.summaryOpen = false;
+        notify(t("The next round has started."), "info");
+      }
+    }
     if (msg.summary && !seenSummary(msg)) S.summaryOpen = true;
     if (msg.over) S.summaryOpen = true;
     announce(before, msg);
@@ -826,15 +838,23 @@ function tableTools(frame, prefix = "") {
     tools.push(toolButton({ id: prefix + "notify-button", key: prefix + "notify", icon: "bell", label: t("Tell me when it is my turn"), pressed: notifyWanted(), iconOnly: !prefix,
       disabled: blocked, title: blocked ? t("Notifications are blocked in this browser.") : null, onclick: toggleNotify }));
   }
+  // The page's top bar keeps to the page's tools; the seat's own actions
+  // (resign, leave) sit with the player's hand, and all of them in the phone's menu.
+  if (prefix) tools.push(...seatActions(frame, prefix));
+  return tools;
+}
+
+function seatActions(frame, prefix = "") {
   const live = online();
+  const actions = [];
   if (frame.can_resign) {
-    tools.push(toolButton({ id: prefix + "resign-button", key: prefix + "resign", icon: "flag", label: t("Resign"), onclick: () => (live ? askResign() : refused()) }));
+    actions.push(toolButton({ id: prefix + "resign-button", key: prefix + "resign", icon: "flag", label: t("Resign"), onclick: () => (live ? askResign() : refused()) }));
   }
   if (frame.you !== null) {
-    tools.push(toolButton({ id: prefix + "leave-button", key: prefix + "leave", icon: "leave", label: t("Leave the table"),
+    actions.push(toolButton({ id: prefix + "leave-button", key: prefix + "leave", icon: "leave", label: t("Leave the table"),
       onclick: () => (live || frame.over ? askLeave() : refused()) }));
   }
-  return tools;
+  return actions;
 }
 
 function renderTable() {
@@ -877,7 +897,8 @@ function renderTable() {
         h("button", { type: "button", id: "pass-button", "data-key": "pass", disabled: !r.can_pass, "aria-disabled": off, "aria-describedby": passWarning ? "pass-warning" : null, onclick: doPass, title: t("Shortcut: P") }, t("Pass")),
         h("button", { type: "button", id: "hint-button", "data-key": "hint", disabled: !r.legal.length, "aria-disabled": off, onclick: () => act({ type: "hint" }), title: t("Shortcut: H") }, t("Hint")),
         passWarning,
-        h("span", { class: "pips-mine", text: t("Your pips: {n}", { n: r.pips }) })),
+        h("span", { class: "pips-mine", text: t("Your pips: {n}", { n: r.pips }) }),
+        h("span", { class: "seat-actions" }, seatActions(frame))),
       hintText);
   } else {
     mine = h("p", { class: "watching", text: t("You are watching this table. Hands stay hidden.") });
