@@ -236,10 +236,10 @@ def test_an_opponents_pass_shows_on_its_seat(browser: Browser, server: Server, s
     expect(seat.locator(".move-badge")).to_have_text("Passes")
     page.screenshot(path=str(shots / "play-pass-badge.png"))
     # ...and the seat's last move stays readable, also near the train.
-    expect(seat.locator(".last-move .what")).to_have_text("pass")
+    expect(seat.locator(".last-move .what")).to_have_text("passed")
     expect(page.locator(".recent-move.newest")).to_contain_text("pass")
     expect(seat.locator(".move-badge")).to_have_count(0, timeout=5_000)
-    expect(seat.locator(".last-move .what")).to_have_text("pass")
+    expect(seat.locator(".last-move .what")).to_have_text("passed")
     # Seats are numbered from 1 for people, name and number apart.
     expect(seat.locator(".seat-meta .seat-no")).to_have_text("Seat 2")
     assert not errors, errors
