@@ -82,7 +82,7 @@ def create_table(page: Page, url: str, name: str, players: int, seats: list[str]
 
 
 def test_a_round_against_bots_by_clicking(browser: Browser, server: Server, shots: Path) -> None:
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page = browser.new_page(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
     errors = watch_errors(page)
     create_table(page, server.url("/"), "Ana", 3, ["easy", "medium"])
     expect(page.locator(".seat-card")).to_have_count(3)
@@ -133,7 +133,9 @@ def test_a_round_against_bots_by_clicking(browser: Browser, server: Server, shot
 
 
 def test_phone_sized_screen(browser: Browser, server: Server, shots: Path) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, reduced_motion="reduce"
+    )
     page = context.new_page()
     errors = watch_errors(page)
     create_table(page, server.url("/"), "Lu", 4, ["easy", "easy", "easy"])
@@ -210,7 +212,7 @@ def test_the_lobby_offers_every_variant_level_and_target(
 ) -> None:
     """Lobby: 2-4 seats, partnerships, every rules variant (D1, D2, D4, D5, D10), a
     target or a target preset, and seats for people or bots of every level."""
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page = browser.new_page(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
     errors = watch_errors(page)
     page.goto(server.url("/"))
     page.locator("#create-button").wait_for()
@@ -264,7 +266,7 @@ def test_the_lobby_offers_every_variant_level_and_target(
 
 def test_a_move_with_the_keyboard_only(browser: Browser, server: Server) -> None:
     """Tiles are buttons: arrows move along the hand, Enter plays, D draws, P passes."""
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page = browser.new_page(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
     errors = watch_errors(page)
     create_table(page, server.url("/"), "Kim", 2, ["easy"])
     for _ in range(3):
@@ -341,7 +343,7 @@ def test_a_client_that_misses_a_frame_resyncs(browser: Browser, server: Server) 
 def test_game_over_and_rematch(browser: Browser, server: Server) -> None:
     """A game to a target of 1 ends with its first round: the summary offers a
     rematch, which starts game 2 at the same table with the same seats."""
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page = browser.new_page(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
     errors = watch_errors(page)
     page.goto(server.url("/"))
     page.locator("#create-button").wait_for()

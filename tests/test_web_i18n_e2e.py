@@ -131,8 +131,12 @@ def visible_text(page: Page) -> str:
 
 def open_page(browser: Browser, server: Server, lang: str, phone: bool = False) -> Any:
     size = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 860}
+    # Screenshots for the docs: no tile caught in flight (reduced motion).
     return browser.new_context(
-        viewport=size, is_mobile=phone, extra_http_headers={"Accept-Language": ACCEPT[lang]}
+        reduced_motion="reduce",
+        viewport=size,
+        is_mobile=phone,
+        extra_http_headers={"Accept-Language": ACCEPT[lang]},
     )
 
 
