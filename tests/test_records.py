@@ -765,8 +765,8 @@ def test_replay_shows_marks_and_resignation() -> None:
     timeout = [line for line in lines if "(auto-played: time ran out)" in line]
     stand_in = [line for line in lines if "(played by a stand-in)" in line]
     assert len(timeout) == 1 and len(stand_in) == 1
-    assert timeout[0].startswith("Ben (seat 1) ") and stand_in[0].startswith("Ben (seat 1) ")
-    assert "Ben (seat 1) resigned; Ana (seat 0) wins the match. Scores:" in text
+    assert timeout[0].startswith("Ben (seat 2) ") and stand_in[0].startswith("Ben (seat 2) ")
+    assert "Ben (seat 2) resigned; Ana (seat 1) wins the match. Scores:" in text
     assert "resigned" not in replay_text(Match(Rules(players=2), seed=5), {})
 
 
@@ -783,4 +783,4 @@ def test_replay_command_shows_marks(tmp_path: Path) -> None:
         set_language("en")
     assert done.exit_code == 0, done.output
     assert done.output.count("(auto-played: time ran out)") == 1
-    assert "Seat 0 resigned; Seat 1 wins the match." in done.output
+    assert "Seat 1 resigned; Seat 2 wins the match." in done.output
