@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 import time
 from pathlib import Path
-from typing import Any
 
 from web_helpers import Server, require_module
 
@@ -22,16 +21,7 @@ require_module("playwright")
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
-
-def watch_errors(page: Page) -> list[str]:
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    return errors
-
-
-def frame(page: Page) -> Any:
-    return page.evaluate("() => S.frame")
+from browser_helpers import frame, watch_errors  # noqa: E402
 
 
 def wait_for_turn_or_summary(page: Page) -> str:
