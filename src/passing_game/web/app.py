@@ -60,7 +60,10 @@ from passing_game.rules import (
     Rules,
 )
 from passing_game.web import i18n as page_i18n
+from passing_game.web.botplay import bot_choices, level_choices
+from passing_game.web.conn import Conn
 from passing_game.web.frames import level_word
+from passing_game.web.lobby import Lobby
 from passing_game.web.protocol import (
     CLOCK_PRESETS,
     CODE_LENGTH,
@@ -72,7 +75,7 @@ from passing_game.web.protocol import (
     shown,
 )
 from passing_game.web.store import Store, StoreError, open_store
-from passing_game.web.tables import Conn, Lobby, Timing, bot_choices, level_choices
+from passing_game.web.tables import Timing
 
 log = logging.getLogger("passing_game.web")
 

@@ -1,0 +1,81 @@
+"""One client's connection: its outgoing queue, its rate limit, where it sits.
+
+Frames go out in order through the connection's own queue, so a slow
+client never holds up a table; a client that falls too far behind is
+dropped (it resyncs when it reconnects).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from passing_game.i18n import DEFAULT_LANGUAGE
+from passing_game.web.protocol import RateLimit
+
+if TYPE_CHECKING:
+    from passing_game.web.tables import Table
+
+log = logging.getLogger("passing_game.web")
+
+#: Frames a client may fall behind by before it is dropped (it resyncs on reconnect).
+MAX_QUEUE = 200
+
+
+def encode(frame: dict[str, Any]) -> str:
+    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
+
+
+class Conn:
+    """One client connection: an outgoing queue, a rate limit, where it sits.
+
+    ``send`` is the transport's coroutine for one text frame; ``run`` pumps
+    the queue into it until the connection closes.
+    """
+
+    def __init__(self, send: Callable[[str], Awaitable[None]]) -> None:
+        self._send = send
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.table: Table | None = None
+        self.seat: int | None = None
+        self.limit = RateLimit()
+        self.hinting = False
+        self.closed = False
+        #: The visitor's language (``web/i18n.py``): frames and errors are worded in it.
+        self.language = DEFAULT_LANGUAGE
+        self._last_rate_error = -1.0
+
+    def push(self, frame: dict[str, Any]) -> None:
+        self.push_text(encode(frame))
+
+    def push_text(self, text: str) -> None:
+        """Queue one encoded frame (shared by every connection of a seat)."""
+        if self.closed:
+            return
+        if self._queue.qsize() >= MAX_QUEUE:
+            log.warning("dropping a client that fell %d frames behind", MAX_QUEUE)
+            self.close()
+            return
+        self._queue.put_nowait(text)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self._queue.put_nowait(None)
+
+    async def run(self) -> None:
+        while True:
+            text = await self._queue.get()
+            if text is None:
+                return
+            await self._send(text)
+
+    def rate_error_due(self, now: float) -> bool:
+        """Whether to tell a flooding client again (at most once a second)."""
+        if now - self._last_rate_error >= 1.0:
+            self._last_rate_error = now
+            return True
+        return False
