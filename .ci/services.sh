@@ -10,6 +10,9 @@
 #   PASSING_GAME_TEST_PG_URL. Listens on 127.0.0.1 only.
 # - GNU gettext's msgfmt, for tests/test_catalogs.py (msgfmt --check on
 #   every .po file).
+# - nginx from Debian, for tests/test_web_deploy.py (docs/DEPLOY.md: nginx in
+#   front of three servers); the test runs its own nginx as a subprocess on a
+#   free port, so the package's service is not needed.
 #
 # Safe to run twice. A step that fails does not stop the script, so the
 # other tests still run. What a missing service does to its tests:
@@ -26,6 +29,7 @@ _pg_services() {
     command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need+=(chromium)
     command -v pg_ctlcluster >/dev/null 2>&1 || need+=(postgresql)
     command -v msgfmt >/dev/null 2>&1 || need+=(gettext)
+    command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx)
     if [ ${#need[@]} -gt 0 ]; then
         echo "services: installing ${need[*]}"
         if [ "$(id -u)" = 0 ]; then
@@ -68,6 +72,11 @@ _pg_services() {
     else
         echo "services: no Chromium at /usr/bin/chromium" >&2
     fi
+    if [ -x /usr/sbin/nginx ]; then
+        echo "services: $(/usr/sbin/nginx -v 2>&1 | head -1)"
+    else
+        echo "services: no nginx at /usr/sbin/nginx" >&2
+    fi
     if command -v msgfmt >/dev/null 2>&1; then
         echo "services: $(msgfmt --version | head -1)"
     else
@@ -80,7 +89,7 @@ _pg_services() {
 
 if [ "${CI:-}" = "true" ] || [ "${CI:-}" = "1" ]; then
     export PASSING_GAME_REQUIRE_SERVICES=1
-    echo "services: CI: the browser and PostgreSQL tests fail if their service is missing"
+    echo "services: CI: the browser, PostgreSQL and nginx tests fail if their service is missing"
 fi
 
 _pg_saved_opts=$(set +o)

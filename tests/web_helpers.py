@@ -164,11 +164,15 @@ def free_port() -> int:
 
 
 class Server:
-    """``passing-game serve`` in a subprocess."""
+    """``passing-game serve`` in a subprocess; ``db`` an SQLite file or a database URL.
+
+    Its output (both streams) goes to ``log_path``; ``extra`` options come
+    last, so they override the ones given here (``--log-level`` for one).
+    """
 
     def __init__(
         self,
-        db: Path,
+        db: Path | str,
         port: int,
         cwd: Path,
         bot_delay: float = 0.0,
@@ -176,11 +180,13 @@ class Server:
     ) -> None:
         self.port = port
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        self.log = (cwd / f"server-{time.monotonic_ns()}.log").open("w")
+        self.log_path = cwd / f"server-{time.monotonic_ns()}.log"
+        self.log = self.log_path.open("w")
+        url = db if isinstance(db, str) else f"sqlite:///{db}"
         self.proc = subprocess.Popen(
             [
                 *(sys.executable, "-m", "passing_game", "serve", "--port", str(port)),
-                *("--db", f"sqlite:///{db}", "--bot-delay", str(bot_delay)),
+                *("--db", url, "--bot-delay", str(bot_delay)),
                 *("--log-level", "warning", "--rate-limit", "10000"),
                 *extra,
             ],

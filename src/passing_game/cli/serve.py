@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import logging.config
 
 import click
 
@@ -77,6 +78,13 @@ from passing_game.i18n import N_, _
     help=N_("Seconds the round summary waits for people reading it."),
 )
 @option("--log-level", default="info", show_default=True, help=N_("Server log level."))
+@option(
+    "--log-format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help=N_("Log lines as plain text, or as one JSON object a line (for deployments)."),
+)
 def serve_command(
     host: str,
     port: int,
@@ -88,6 +96,7 @@ def serve_command(
     offline_grace: float,
     summary_wait: float,
     log_level: str,
+    log_format: str,
 ) -> None:
     """Serve the game in the browser: tables for friends and bots."""
     try:
@@ -119,7 +128,11 @@ def serve_command(
         raise click.ClickException(
             _("cannot open the database: {reason}").format(reason=str(exc).strip())
         ) from None
-    logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    from passing_game.web.observe import logging_config
+
+    # Every line through one formatter, uvicorn's too, secrets redacted (web/observe.py).
+    logging.config.dictConfig(logging_config(log_format, log_level))
+    logging.captureWarnings(True)
     app = create_app(
         store,
         bot_delay=bot_delay,
@@ -128,13 +141,19 @@ def serve_command(
         allowed_origins=allowed_origins,
         timing=Timing(offline_grace=offline_grace, summary_wait=summary_wait),
     )
-    click.echo(_("Serving The Passing Game on http://{host}:{port}/").format(host=host, port=port))
+    if log_format == "json":  # every line of output is JSON
+        logging.getLogger("passing_game.web").info("serving on http://%s:%d/", host, port)
+    else:
+        click.echo(
+            _("Serving The Passing Game on http://{host}:{port}/").format(host=host, port=port)
+        )
     try:
         uvicorn.run(
             app,
             host=host,
             port=port,
             log_level=log_level,
+            log_config=None,  # configured above
             ws_max_size=65536,
             # Frames are a few kilobytes: compressing them costs more CPU than it saves.
             ws_per_message_deflate=False,

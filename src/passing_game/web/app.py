@@ -10,6 +10,8 @@ tables (``passing_game.web.tables``) and serves:
 ``GET /api/i18n``           every text the page shows, through ``_`` (web/i18n.py)
 ``GET /api/rules``          the players' rules for the page's rules panel
 ``GET /api/tables/CODE/record?game=N``  a finished game's record
+``GET /healthz``            whether the store and the bus answer (503 if not)
+``GET /metrics``            this process's metrics, Prometheus' text format
 ``WS  /ws``                 the game: intents in, frames out
 ==========================  ===============================================
 
@@ -64,6 +66,7 @@ from passing_game.web.botplay import bot_choices, level_choices
 from passing_game.web.conn import Conn
 from passing_game.web.frames import level_word
 from passing_game.web.lobby import Lobby
+from passing_game.web.observe import Health, Metrics
 from passing_game.web.protocol import (
     CLOCK_PRESETS,
     CODE_LENGTH,
@@ -245,9 +248,16 @@ async def _record(request: Request) -> Response:
     )
 
 
-def _health(request: Request) -> JSONResponse:
-    lobby: Lobby = request.app.state.lobby
-    return JSONResponse({"ok": True, "tables": len(lobby.tables)})
+async def _health(request: Request) -> JSONResponse:
+    health: Health = request.app.state.health
+    body, status = await health.check(request.app.state.lobby)
+    return JSONResponse(body, status)
+
+
+def _metrics(request: Request) -> Response:
+    metrics: Metrics = request.app.state.metrics
+    body, content_type = metrics.render()
+    return Response(body, headers={"Content-Type": content_type})
 
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -307,6 +317,8 @@ async def _socket(websocket: WebSocket) -> None:
                 await websocket.close()
 
     writer = asyncio.ensure_future(pump())
+    connections = websocket.app.state.metrics.connections
+    connections.inc()
     try:
         while not conn.closed:
             message = await websocket.receive()
@@ -330,6 +342,7 @@ async def _socket(websocket: WebSocket) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        connections.dec()
         lobby.detach(conn)
         conn.close()
         with contextlib.suppress(Exception):
@@ -410,6 +423,7 @@ def create_app(
         try:
             yield
         finally:
+            app.state.health.close()
             await lobby.close()
             if not isinstance(db, Store):
                 store.close()
@@ -422,6 +436,7 @@ def create_app(
         Route("/api/rules", page_i18n.rules),
         Route("/api/tables/{code}/record", _record),
         Route("/healthz", _health),
+        Route("/metrics", _metrics),
         WebSocketRoute("/ws", _socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
@@ -431,6 +446,12 @@ def create_app(
     app.state.rate_limit = rate_limit
     app.state.allowed_origins = frozenset(origins)
     app.state.record_limits = AddressLimits(*record_rate_limit)
+    # One registry per app (web/observe.py). Open sockets are counted in _socket.
+    app.state.metrics = Metrics(
+        tables=lambda: len(app.state.lobby.tables),
+        leases=lambda: 0,  # TODO(issue 12): the tables this process leads, from the cluster
+    )
+    app.state.health = Health()
     return app
 
 
