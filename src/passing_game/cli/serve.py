@@ -119,7 +119,7 @@ def serve_command(
     from passing_game.web.store import DEFAULT_DB, StoreError, open_store
 
     try:
-        store = open_store(db or DEFAULT_DB)
+        store = open_store(db or DEFAULT_DB, exclusive=True)
     except (StoreError, OSError) as exc:
         raise click.ClickException(
             _("cannot open the database: {reason}").format(reason=exc)

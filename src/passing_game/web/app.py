@@ -417,7 +417,7 @@ def create_app(
         app.state.lobby = lobby
         # After uvicorn has set up its logging (idempotent: one filter however many apps).
         logging.getLogger("uvicorn.error").addFilter(QUIET_BAD_TEXT)
-        resumed = await lobby.resume_all()
+        resumed = await lobby.start()
         if resumed:
             log.info("resumed %d unfinished game(s)", resumed)
         try:
@@ -449,7 +449,7 @@ def create_app(
     # One registry per app (web/observe.py). Open sockets are counted in _socket.
     app.state.metrics = Metrics(
         tables=lambda: len(app.state.lobby.tables),
-        leases=lambda: 0,  # TODO(issue 12): the tables this process leads, from the cluster
+        leases=lambda: app.state.lobby.cluster.lease_count(),
     )
     app.state.health = Health()
     return app

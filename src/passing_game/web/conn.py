@@ -11,7 +11,7 @@ import asyncio
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from passing_game.i18n import DEFAULT_LANGUAGE
 from passing_game.web.protocol import RateLimit
@@ -29,6 +29,31 @@ def encode(frame: dict[str, Any]) -> str:
     return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
 
 
+class Actor(Protocol):
+    """Who an intent is from: a connection here, or one of another process (``Relay``)."""
+
+    seat: int | None
+    language: str
+
+    def push(self, frame: dict[str, Any]) -> None: ...
+
+
+class Relay:
+    """A client of another process, for an intent forwarded to this one.
+
+    What the table would push to the client is kept in ``out`` and sent
+    back with the answer.
+    """
+
+    def __init__(self, seat: int | None, language: str) -> None:
+        self.seat = seat
+        self.language = language
+        self.out: list[dict[str, Any]] = []
+
+    def push(self, frame: dict[str, Any]) -> None:
+        self.out.append(frame)
+
+
 class Conn:
     """One client connection: an outgoing queue, a rate limit, where it sits.
 
@@ -41,6 +66,8 @@ class Conn:
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.table: Table | None = None
         self.seat: int | None = None
+        #: The hash of the seat token this connection sat down with.
+        self.token_hash: str | None = None
         self.limit = RateLimit()
         self.hinting = False
         self.closed = False

@@ -1,41 +1,59 @@
-"""Every table a server process holds, and the intents that are not one table's.
+"""Every table a server process holds, and where each client's intent goes.
 
 The lobby loads a table from the store when a client asks for it, creates
-tables, lets go of tables nobody uses, and on start resumes every
-unfinished game so that its bots and clocks go on.
+tables, lets go of tables nobody uses, and routes intents: one that only
+reads (watching, a hint, a resync) is served here; one that changes a
+table is carried out by the process that leads the table (``cluster``):
+here if this process leads it, else forwarded to the leader, whose answer
+comes back to the client. With one process (``Solo``) everything is here.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import multiprocessing
 import secrets
 import time
 from collections.abc import Awaitable
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import Any, Literal
 
 from passing_game.bots import Bot
-from passing_game.i18n import _
+from passing_game.i18n import DEFAULT_LANGUAGE, _, using_language
 from passing_game.moves import Move
 from passing_game.views import View
 from passing_game.web.botplay import bot_choices, pooled_choose
-from passing_game.web.conn import Conn
+from passing_game.web.cluster import Cluster, ForwardFailed, PgCluster, Solo
+from passing_game.web.conn import Actor, Conn, Relay
 from passing_game.web.protocol import (
     CODE_ALPHABET,
     CODE_LENGTH,
     Intent,
     ProtocolError,
     parse_clock,
+    parse_intent,
     parse_rules,
     parse_seats,
 )
-from passing_game.web.store import AsyncStore, NewTable, SeatRow, Store, hash_token
+from passing_game.web.store import (
+    AsyncStore,
+    NewTable,
+    PostgresStore,
+    SeatRow,
+    Store,
+    hash_token,
+)
 from passing_game.web.tables import Table, Timing
 
 log = logging.getLogger("passing_game.web")
+
+#: Intents that change a table: the table's leader carries them out.
+LEADER_INTENTS = frozenset(
+    {"continue", "rematch", "leave", "back", "resign", "hand_over", "play", "draw", "pass"}
+)
 
 
 class Lobby:
@@ -48,17 +66,33 @@ class Lobby:
         bot_delay: float = 0.6,
         bot_workers: int = 0,
         timing: Timing | None = None,
+        cluster: Cluster | Literal["auto"] = "auto",
     ) -> None:
         self.store = store
         self.db = AsyncStore(store)
         self.bot_delay = bot_delay
         self.bot_workers = bot_workers
         self.timing = timing or Timing()
+        if cluster == "auto":
+            # PostgreSQL may have other server processes on it; SQLite never does.
+            cluster = PgCluster(store, self.db) if isinstance(store, PostgresStore) else Solo()
+        self.cluster = cluster
+        cluster.connect(
+            on_event=self.on_event,
+            on_request=self.on_request,
+            on_lead=self.on_lead,
+            on_lost=self.on_lost,
+        )
         self._pool: ProcessPoolExecutor | None = None
         self.tables: dict[str, Table] = {}
         self.closing = False
         self._tasks: set[asyncio.Task[Any]] = set()
         self._sweeper: asyncio.Task[None] | None = None
+
+    async def start(self) -> int:
+        """Join the other processes (if any), then resume what this process leads."""
+        await self.cluster.start()
+        return await self.resume_all()
 
     async def think(self, bot: Bot, level: str, seed: int, seat: int, view: View) -> Move:
         """A slow bot's move: in worker processes if there are any, else in a thread.
@@ -92,6 +126,10 @@ class Lobby:
         died in between) is finished here. A clock resumes from its stored
         deadline.
         """
+        if self._sweeper is None:
+            self._sweeper = self.spawn(self._sweep())
+        if not self.cluster.solo:
+            return 0  # the cluster's sweep takes the tables nobody leads, one by one
         count = 0
         for code in await self.db.unfinished_codes():
             try:
@@ -107,9 +145,66 @@ class Lobby:
                 table.kick()
                 table.arm()
                 count += 1
-        if self._sweeper is None:
-            self._sweeper = self.spawn(self._sweep())
         return count
+
+    # -- what the other processes say -------------------------------------------
+
+    async def on_lead(self, code: str) -> None:
+        """This process now leads the table: catch up, finish what was left, go on."""
+        table = await self.get(code)
+        if table is None:
+            return
+        async with table.lock:
+            await table.reload()
+            if table.match.is_over:
+                await table.finish()
+            await table._update_timer()
+            table.changes["reset"] = 1  # the others start again from the store
+            table.broadcast()
+
+    def on_lost(self, code: str) -> None:
+        table = self.tables.get(code)
+        if table is not None:
+            table.stop_leading()
+
+    async def on_event(self, event: dict[str, Any]) -> None:
+        """Another process changed a table (or its lease): the replica here follows."""
+        code = str(event.get("c", ""))
+        table = self.tables.get(code)
+        if table is None:
+            return
+        try:
+            await table.follow(event)
+        except Exception:
+            log.exception("could not follow an event", extra={"table": code})
+            return
+        handed_over = "lead" in event and event["lead"] is None and table.has_clients
+        # Handed over (a server stopping): lead it from here at once.
+        if handed_over and await self.cluster.claim(code):
+            await self.on_lead(code)
+
+    async def on_request(self, request: dict[str, Any]) -> dict[str, Any]:
+        """An intent another process forwarded to this one, the table's leader."""
+        code = str(request.get("c", ""))
+        table = await self.get(code)
+        if table is None or not table.leader:
+            return {"ok": False, "moved": True}
+        try:
+            intent = parse_intent(json.dumps(request.get("i")))
+        except ProtocolError as exc:
+            return {"ok": False, "code": exc.code, "message": str(exc), "out": []}
+        seat = request.get("seat")
+        actor = Relay(seat if isinstance(seat, int) else None, str(request.get("lang", "")))
+        given = request.get("x")
+        extra: dict[str, Any] = given if isinstance(given, dict) else {}
+        with using_language(actor.language or DEFAULT_LANGUAGE):
+            try:
+                result = await table.run(actor, intent, extra)
+            except ProtocolError as exc:
+                table.flush_now()
+                return {"ok": False, "code": exc.code, "message": str(exc), "out": actor.out}
+        table.flush_now()  # the event goes out before the answer
+        return {"ok": True, "result": result, "out": actor.out}
 
     async def _sweep(self) -> None:
         """Let go of tables nobody uses; they load again from the store on demand."""
@@ -127,6 +222,8 @@ class Lobby:
                 continue
             del self.tables[code]
             gone.append(code)
+            if not self.cluster.solo:
+                self.spawn(self.cluster.release(code))
         if gone:
             log.info("let go of %d idle table(s)", len(gone))
         return gone
@@ -177,6 +274,7 @@ class Lobby:
         await self.db.create_table(
             NewTable(code, rules.to_dict(), seed, tuple(rows), creator=you, clock=clock)
         )
+        await self.cluster.claim(code)  # its creator's process leads a new table
         table = await self.get(code)
         assert table is not None
         return table, you, token
@@ -197,30 +295,98 @@ class Lobby:
             return
         if kind == "join":
             table = await self.need(intent["code"])
-            invite = intent.get("invite")
-            if invite is not None:
-                seat, token = await table.claim_invite(invite, intent["name"])
-            else:
-                seat, token = await table.claim(intent.get("seat"), intent["name"])
+            # The token is made here and never leaves this process: the leader
+            # (maybe another process) keeps only its hash.
+            token = secrets.token_urlsafe(24)
+            extra = {"token_hash": hash_token(token)}
+            if intent.get("invite") is not None:
+                extra["invite_hash"] = hash_token(intent["invite"])
+            seat = int((await self.lead(conn, table, intent, extra))["seat"])
+            if not table.leader:
+                async with table.lock:
+                    await table.reload()
             conn.push(self.joined(table, seat, token))
-            async with table.lock:
-                await table._update_timer()
             await table.attach(conn, seat, new=True)
             return
         if kind == "resume":
             table = await self.need(intent["code"])
-            table.check_token(intent["seat"], intent["token"])
-            conn.push(self.joined(table, intent["seat"], None))
-            await table.attach(conn, intent["seat"])
+            seat = intent["seat"]
+            await table.check_token(seat, intent["token"])
+            conn.push(self.joined(table, seat, None))
+            await table.attach(conn, seat)
+            if table.seats[seat].row.away in ("offline", "timeout", "left"):
+                await self.lead(conn, table, Intent("back"), {})
             return
         if kind == "watch":
             table = await self.need(intent["code"])
             conn.push(self.joined(table, None, None))
             await table.attach(conn, None)
             return
-        if conn.table is None:
+        at = conn.table
+        if at is None:
             raise ProtocolError(_("join a table first"), "no-table")
-        await conn.table.act(conn, intent)
+        await self._at_table(conn, at, intent)
+
+    async def _at_table(self, conn: Conn, table: Table, intent: Intent) -> None:
+        """An intent of a client already at ``table``."""
+        kind = intent.type
+        if kind == "sync":
+            table.send_state(conn)
+        elif kind == "hint":
+            self.spawn(table.hint(conn))
+        elif kind == "invite":
+            token = secrets.token_urlsafe(24)
+            await self.lead(conn, table, intent, {"invite_hash": hash_token(token)})
+            conn.push(
+                {
+                    "type": "invite",
+                    "state": table.state,
+                    "seat": intent["seat"],
+                    "link": f"/t/{table.code}?invite={token}",
+                }
+            )
+        elif kind in LEADER_INTENTS:
+            await self.lead(conn, table, intent, {})
+        else:  # pragma: no cover - the schema has no other types
+            raise ProtocolError(_("unknown message type {type!r}").format(type=kind))
+
+    async def lead(
+        self, actor: Actor, table: Table, intent: Intent, extra: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Have the table's leader carry out ``intent``: this process, or another one."""
+        for attempt in range(5):
+            if table.leader:
+                return await table.run(actor, intent, extra)
+            holder = await self.cluster.holder(table.code)
+            if holder is None or holder == self.cluster.process:
+                if await self.cluster.claim(table.code):
+                    await self.on_lead(table.code)
+                continue
+            request = {
+                "c": table.code,
+                "seat": actor.seat,
+                "lang": actor.language,
+                "i": {"type": intent.type, **intent.fields},
+                "x": extra,
+            }
+            try:
+                reply = await self.cluster.forward(holder, request)
+            except ForwardFailed:
+                log.warning("the leader %s did not answer", holder, extra={"table": table.code})
+                await asyncio.sleep(0.2 * (attempt + 1))
+                continue
+            if reply.get("moved"):
+                await asyncio.sleep(0.1 * (attempt + 1))
+                continue
+            for frame in reply.get("out") or ():
+                actor.push(frame)
+            if not reply.get("ok"):
+                raise ProtocolError(str(reply.get("message", "")), str(reply.get("code", "")))
+            result = reply.get("result")
+            return dict(result) if isinstance(result, dict) else {}
+        raise ProtocolError(
+            _("the table is moving to another server: try again in a moment"), "retry"
+        )
 
     @staticmethod
     def joined(table: Table, seat: int | None, token: str | None) -> dict[str, Any]:
@@ -235,12 +401,16 @@ class Lobby:
             frame["token"] = token
         return frame
 
+    def bus_ok(self) -> bool | None:
+        """Whether the bus between processes answers (``None``: one process, no bus)."""
+        return self.cluster.bus_ok()
+
     async def close(self) -> None:
+        """Stop: no more bots or timers here, every lease handed over, writes finished."""
         self.closing = True
         for table in self.tables.values():
-            if table._wake is not None:
-                table._wake.cancel()
-                table._wake = None
+            table.stop_leading()
+        await self.cluster.stop()
         for task in list(self._tasks):
             task.cancel()
         for task in list(self._tasks):

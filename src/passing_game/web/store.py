@@ -41,6 +41,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, ParamSpec, TypeVar
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 SeatKind = Literal["open", "human", "bot"]
 #: Why a stand-in bot plays a person's seat (docs/DECISIONS.md P26).
@@ -109,6 +110,29 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE web_seats ADD COLUMN seen INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE web_moves ADD COLUMN played_by TEXT",
         "ALTER TABLE web_games ADD COLUMN resigned INTEGER",
+    ),
+    # Version 3 (issue 12): several server processes on one database. Each
+    # process says it is alive (``web_processes``); the one that leads a
+    # table holds its lease until ``expires``; which seats have a client
+    # connected to which process (``web_presence``).
+    (
+        """CREATE TABLE IF NOT EXISTS web_processes (
+            id TEXT PRIMARY KEY,
+            started DOUBLE PRECISION NOT NULL,
+            heartbeat DOUBLE PRECISION NOT NULL
+        )""",
+        """CREATE TABLE IF NOT EXISTS web_leases (
+            code TEXT PRIMARY KEY REFERENCES web_tables (code),
+            holder TEXT NOT NULL,
+            expires DOUBLE PRECISION NOT NULL
+        )""",
+        """CREATE TABLE IF NOT EXISTS web_presence (
+            code TEXT NOT NULL REFERENCES web_tables (code),
+            seat INTEGER NOT NULL,
+            process TEXT NOT NULL,
+            conns INTEGER NOT NULL,
+            PRIMARY KEY (code, seat, process)
+        )""",
     ),
 )
 
@@ -273,6 +297,52 @@ class Store(ABC):
         """The record of a finished game, or ``None``."""
 
     @abstractmethod
+    def moves_since(self, code: str, game: int, seq: int) -> list[tuple[int, str, str | None]]:
+        """The table's moves of ``game`` after ``seq``: (seq, move, played_by), in order."""
+
+    @abstractmethod
+    def ping(self) -> None:
+        """Answer if the database answers (raises otherwise)."""
+
+    # -- several processes on one database (issue 12) ---------------------
+
+    @abstractmethod
+    def heartbeat(self, process: str, now: float, lease_for: float) -> list[str]:
+        """Say ``process`` is alive; extend its leases; the codes it still holds."""
+
+    @abstractmethod
+    def claim_lease(self, code: str, process: str, now: float, lease_for: float) -> bool:
+        """Take the table's lease if nobody holds it live (or ``process`` does)."""
+
+    @abstractmethod
+    def lease_holder(self, code: str, now: float) -> str | None:
+        """The process whose lease on the table is live, if any."""
+
+    @abstractmethod
+    def release_leases(self, process: str, codes: Sequence[str] | None = None) -> None:
+        """Give up leases (all of the process's when ``codes`` is ``None``)."""
+
+    @abstractmethod
+    def orphans(self, now: float, limit: int = 100) -> list[str]:
+        """Started, unfinished tables whose lease nobody holds live: work nobody does."""
+
+    @abstractmethod
+    def set_presence(self, code: str, seat: int, process: str, conns: int) -> None:
+        """How many clients of ``process`` sit at ``seat`` (0 removes the row)."""
+
+    @abstractmethod
+    def presence(self, code: str, alive_since: float) -> dict[int, set[str]]:
+        """Seat -> the live processes with a client at it."""
+
+    @abstractmethod
+    def forget_process(self, process: str) -> None:
+        """A process stops: its presence, leases and row go."""
+
+    @abstractmethod
+    def forget_dead(self, dead_before: float) -> list[str]:
+        """Processes silent since ``dead_before`` are forgotten; their ids."""
+
+    @abstractmethod
     def close(self) -> None:
         """Release the connection."""
 
@@ -398,8 +468,15 @@ class _SqlStore(Store):
             (code, seat.seat, *self._seat_values(seat)),
         )
 
+    def _snapshot(self, cur: Any) -> None:
+        """Make this transaction's reads one snapshot (several statements, one moment)."""
+
     def load_table(self, code: str) -> StoredTable | None:
         with self._transaction() as cur:
+            # The moves and the last sequence number must be of one moment:
+            # otherwise a move committed between the two reads would make the
+            # table think it holds a move it never replayed.
+            self._snapshot(cur)
             row = self._exec(
                 cur,
                 "SELECT code, created, rules, game, creator, clock, timer_kind, timer_seq,"
@@ -605,6 +682,134 @@ class _SqlStore(Store):
             ).fetchone()
         return None if row is None else str(row[0])
 
+    def moves_since(self, code: str, game: int, seq: int) -> list[tuple[int, str, str | None]]:
+        with self._transaction() as cur:
+            rows = self._exec(
+                cur,
+                "SELECT seq, move, played_by FROM web_moves WHERE code = ? AND game = ?"
+                " AND seq > ? ORDER BY seq",
+                (code, game, seq),
+            ).fetchall()
+        return [(int(r[0]), str(r[1]), r[2]) for r in rows]
+
+    def ping(self) -> None:
+        with self._single() as cur:
+            self._exec(cur, "SELECT 1").fetchone()
+
+    def heartbeat(self, process: str, now: float, lease_for: float) -> list[str]:
+        with self._transaction() as cur:
+            self._exec(
+                cur,
+                "INSERT INTO web_processes (id, started, heartbeat) VALUES (?, ?, ?)"
+                " ON CONFLICT (id) DO UPDATE SET heartbeat = excluded.heartbeat",
+                (process, now, now),
+            )
+            self._exec(
+                cur,
+                "UPDATE web_leases SET expires = ? WHERE holder = ? AND expires >= ?",
+                (now + lease_for, process, now),
+            )
+            rows = self._exec(
+                cur,
+                "SELECT code FROM web_leases WHERE holder = ? AND expires >= ?",
+                (process, now),
+            ).fetchall()
+        return [str(r[0]) for r in rows]
+
+    def claim_lease(self, code: str, process: str, now: float, lease_for: float) -> bool:
+        with self._transaction() as cur:
+            done = self._exec(
+                cur,
+                "INSERT INTO web_leases (code, holder, expires) VALUES (?, ?, ?)"
+                " ON CONFLICT (code) DO UPDATE SET holder = excluded.holder,"
+                " expires = excluded.expires"
+                " WHERE web_leases.expires < ? OR web_leases.holder = excluded.holder",
+                (code, process, now + lease_for, now),
+            ).rowcount
+        return bool(done == 1)
+
+    def lease_holder(self, code: str, now: float) -> str | None:
+        with self._transaction() as cur:
+            row = self._exec(
+                cur, "SELECT holder FROM web_leases WHERE code = ? AND expires >= ?", (code, now)
+            ).fetchone()
+        return None if row is None else str(row[0])
+
+    def release_leases(self, process: str, codes: Sequence[str] | None = None) -> None:
+        with self._transaction() as cur:
+            if codes is None:
+                self._exec(cur, "DELETE FROM web_leases WHERE holder = ?", (process,))
+            else:
+                for code in codes:
+                    self._exec(
+                        cur,
+                        "DELETE FROM web_leases WHERE holder = ? AND code = ?",
+                        (process, code),
+                    )
+
+    def orphans(self, now: float, limit: int = 100) -> list[str]:
+        with self._transaction() as cur:
+            rows = self._exec(
+                cur,
+                "SELECT t.code FROM web_tables t JOIN web_games g"
+                " ON g.code = t.code AND g.game = t.game WHERE g.finished = 0"
+                " AND NOT EXISTS (SELECT 1 FROM web_seats s WHERE s.code = t.code"
+                " AND s.kind = 'open')"
+                " AND NOT EXISTS (SELECT 1 FROM web_leases l WHERE l.code = t.code"
+                " AND l.expires >= ?) ORDER BY t.created LIMIT ?",
+                (now, limit),
+            ).fetchall()
+        return [str(r[0]) for r in rows]
+
+    def set_presence(self, code: str, seat: int, process: str, conns: int) -> None:
+        with self._transaction() as cur:
+            if conns <= 0:
+                self._exec(
+                    cur,
+                    "DELETE FROM web_presence WHERE code = ? AND seat = ? AND process = ?",
+                    (code, seat, process),
+                )
+            else:
+                self._exec(
+                    cur,
+                    "INSERT INTO web_presence (code, seat, process, conns) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (code, seat, process) DO UPDATE SET conns = excluded.conns",
+                    (code, seat, process, conns),
+                )
+
+    def presence(self, code: str, alive_since: float) -> dict[int, set[str]]:
+        with self._transaction() as cur:
+            rows = self._exec(
+                cur,
+                "SELECT p.seat, p.process FROM web_presence p JOIN web_processes w"
+                " ON w.id = p.process WHERE p.code = ? AND w.heartbeat >= ?",
+                (code, alive_since),
+            ).fetchall()
+        found: dict[int, set[str]] = {}
+        for seat, process in rows:
+            found.setdefault(int(seat), set()).add(str(process))
+        return found
+
+    def forget_process(self, process: str) -> None:
+        with self._transaction() as cur:
+            for table in ("web_presence", "web_leases"):
+                column = "process" if table == "web_presence" else "holder"
+                self._exec(cur, f"DELETE FROM {table} WHERE {column} = ?", (process,))
+            self._exec(cur, "DELETE FROM web_processes WHERE id = ?", (process,))
+
+    def forget_dead(self, dead_before: float) -> list[str]:
+        with self._transaction() as cur:
+            dead = [
+                str(r[0])
+                for r in self._exec(
+                    cur, "SELECT id FROM web_processes WHERE heartbeat < ?", (dead_before,)
+                ).fetchall()
+            ]
+            for process in dead:
+                self._exec(cur, "DELETE FROM web_presence WHERE process = ?", (process,))
+                self._exec(cur, "DELETE FROM web_processes WHERE id = ?", (process,))
+        return dead
+
 
 class SqliteStore(_SqlStore):
     """An embedded SQLite file in WAL mode (or ``:memory:`` for tests).
@@ -616,11 +821,16 @@ class SqliteStore(_SqlStore):
     the server's event loop never waits for the disk.
     """
 
-    def __init__(self, path: str | Path, checkpoint_every: float = 1.0) -> None:
+    def __init__(
+        self, path: str | Path, checkpoint_every: float = 1.0, *, exclusive: bool = False
+    ) -> None:
         super().__init__()
         self.path = str(path)
+        self._held: Any = None
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            if exclusive:
+                self._held = self._hold(self.path)
         self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=NORMAL")
@@ -688,6 +898,28 @@ class SqliteStore(_SqlStore):
         with self._lock:
             return str(self._conn.execute("PRAGMA journal_mode").fetchone()[0])
 
+    @staticmethod
+    def _hold(path: str) -> Any:
+        """Lock ``path``'s lock file for this process's life, or refuse (issue 12).
+
+        SQLite is for one server process: a second one would hold its own
+        copy of every table, and the two would diverge. The lock is the
+        operating system's (``flock``), so a killed process releases it.
+        """
+        import fcntl
+
+        held = open(path + ".lock", "a+")  # noqa: SIM115 - held open for the store's life
+        try:
+            fcntl.flock(held.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            held.close()
+            raise StoreError(
+                f"another passing-game server already serves {path}: an SQLite file is for"
+                " one server process; to run several, use PostgreSQL"
+                " (--db postgresql://USER:PASSWORD@HOST/DB)"
+            ) from None
+        return held
+
     def close(self) -> None:
         self._stop.set()
         if self._checkpointer is not None:
@@ -697,6 +929,9 @@ class SqliteStore(_SqlStore):
                 with contextlib.suppress(sqlite3.Error):
                     self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             self._conn.close()
+        if self._held is not None:
+            self._held.close()
+            self._held = None
 
 
 #: The advisory lock key under which a PostgreSQL schema is migrated.
@@ -733,6 +968,9 @@ class PostgresStore(_SqlStore):
         from psycopg_pool import ConnectionPool
 
         self._psycopg = psycopg
+        #: The database's address (it may hold a password: never logged).
+        self.url = url
+        self.schema = schema
         if schema is not None and not schema.replace("_", "").isalnum():
             raise StoreError(f"bad schema name {schema!r}")
         # One plain connection first: a wrong URL or password fails here with
@@ -773,6 +1011,9 @@ class PostgresStore(_SqlStore):
     def _is_integrity_error(self, exc: Exception) -> bool:
         return isinstance(exc, self._psycopg.errors.IntegrityError)
 
+    def _snapshot(self, cur: Any) -> None:
+        cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+
     def _lock_schema(self, cur: Any) -> None:
         # Servers started together on an empty database take turns here (issue 12).
         cur.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
@@ -804,9 +1045,12 @@ class AsyncStore:
             max_workers=max(1, store.workers), thread_name_prefix="store"
         )
 
-    async def _call(self, fn: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
+    async def run(self, fn: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        """Any of the store's methods, in a worker thread: ``await db.run(store.ping)``."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._threads, functools.partial(fn, *args, **kwargs))
+
+    _call = run
 
     async def create_table(self, table: NewTable) -> None:
         await self._call(self.store.create_table, table)
@@ -851,21 +1095,29 @@ class AsyncStore:
         self._threads.shutdown(wait=True)
 
 
-def open_store(url: str | None = None) -> Store:
+def open_store(url: str | None = None, *, exclusive: bool = False) -> Store:
     """A store from a URL: ``sqlite:///relative.db``, ``sqlite:////abs.db``,
     ``sqlite://:memory:``, a plain file path, or ``postgresql://...``.
+
+    ``exclusive`` (a server) refuses an SQLite file another process serves.
     """
     url = url or DEFAULT_DB
     if url.startswith(("postgresql://", "postgres://")):
-        return PostgresStore(url)
+        # ``?schema=NAME`` keeps the game's tables in a schema of their own
+        # (made if missing): several sites, or tests, on one database.
+        parts = urlsplit(url)
+        query = parse_qsl(parts.query, keep_blank_values=True)
+        schema = next((v for k, v in query if k == "schema"), None)
+        rest = urlencode([(k, v) for k, v in query if k != "schema"])
+        return PostgresStore(urlunsplit(parts._replace(query=rest)), schema=schema)
     if url.startswith("sqlite://"):
         rest = url[len("sqlite://") :]
         if rest == ":memory:" or rest == "/:memory:":
             return SqliteStore(":memory:")
-        return SqliteStore(rest[1:] if rest.startswith("/") else rest)
+        return SqliteStore(rest[1:] if rest.startswith("/") else rest, exclusive=exclusive)
     if "://" in url:
         raise StoreError(f"unknown database URL {url!r}: use sqlite:///FILE or postgresql://...")
-    return SqliteStore(url)
+    return SqliteStore(url, exclusive=exclusive)
 
 
 __all__ = [

@@ -29,11 +29,11 @@ import logging
 import secrets
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import astuple, dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from passing_game.errors import PassingGameError
-from passing_game.i18n import _, using_language
+from passing_game.i18n import N_, _, using_language
 from passing_game.match import Match
 from passing_game.moves import DRAW, PASS, Move, parse_move
 from passing_game.records import dump_record
@@ -47,9 +47,16 @@ from passing_game.web.botplay import (
     level_choices,
     make_bot,
 )
-from passing_game.web.conn import Conn, encode
+from passing_game.web.conn import Actor, Conn, encode
 from passing_game.web.protocol import Intent, ProtocolError
-from passing_game.web.store import AsyncStore, SeatRow, StoredTable, Timer, hash_token
+from passing_game.web.store import (
+    AsyncStore,
+    DuplicateMove,
+    SeatRow,
+    StoredTable,
+    Timer,
+    hash_token,
+)
 
 if TYPE_CHECKING:
     from passing_game.web.lobby import Lobby
@@ -115,18 +122,17 @@ def seat_names(rows: Sequence[SeatRow]) -> list[str]:
 
 
 class Table:
-    """One table: its seats, its current game, its clock, its clients."""
+    """One table: its seats, its current game, its clock, its clients.
+
+    In the process that leads the table (``leader``) it is the authority:
+    every change is checked, stored and applied here, and the other
+    processes are told (``Cluster.emit``). Elsewhere it is a replica that
+    only follows those events and serves its own clients' frames.
+    """
 
     def __init__(self, lobby: Lobby, stored: StoredTable) -> None:
         self.lobby = lobby
         self.code = stored.code
-        self.rules = Rules.from_dict(stored.rules)
-        self.seats = [Seat(row) for row in stored.seats]
-        self.creator = stored.creator
-        self.clock = stored.clock
-        self.timer = stored.timer
-        self.game = stored.game
-        self.seq = stored.last_seq
         self.state = 0
         self.spectators: set[Conn] = set()
         self._bot_task: asyncio.Task[None] | None = None
@@ -138,6 +144,33 @@ class Table:
         #: Held from a change's check to its broadcast (the store is awaited inside).
         self.lock = asyncio.Lock()
         self.cache = frames.FrameCache()
+        #: The process that leads the table, as far as this one knows (replicas).
+        self.holder: str | None = None
+        #: Seat -> the other processes with a client there.
+        self.remote: dict[int, set[str]] = {}
+        #: What changed since the other processes were last told (the leader's).
+        self.changes: dict[str, Any] = {}
+        self.seats: list[Seat] = []
+        self._load(stored)
+        # After a restart nobody is connected yet: nobody is offline for long.
+        now = time.time()
+        for seat in self.seats:
+            if seat.is_person:
+                seat.offline_since = now
+
+    def _load(self, stored: StoredTable) -> None:
+        """Everything from the store (the connections stay)."""
+        conns = {s.seat: s.conns for s in self.seats}
+        since = {s.seat: s.offline_since for s in self.seats}
+        self.rules = Rules.from_dict(stored.rules)
+        self.seats = [
+            Seat(row, conns.get(row.seat, set()), since.get(row.seat)) for row in stored.seats
+        ]
+        self.creator = stored.creator
+        self.clock = stored.clock
+        self.timer = stored.timer
+        self.game = stored.game
+        self.seq = stored.last_seq
         self._start_game(stored.seed)
         for index, text in enumerate(stored.moves, start=1):
             try:
@@ -147,16 +180,11 @@ class Table:
                     f"table {self.code}, game {self.game}, stored move {index} ({text!r}): {exc}"
                 ) from None
         self.played_by: list[str | None] = list(stored.played_by) or [None] * len(stored.moves)
-        self.resigned = stored.resigned
+        self.resigned: int | None = stored.resigned
         if self.resigned is not None and not self.match.is_over:
             self.match.resign(self.resigned)
         #: Moves made in the current round (cheaper than copying its history).
         self.round_moves = len(self.match.round.history)
-        # After a restart nobody is connected yet: nobody is offline for long.
-        now = time.time()
-        for seat in self.seats:
-            if seat.is_person:
-                seat.offline_since = now
 
     def _start_game(self, seed: int) -> None:
         self.seed = seed
@@ -183,6 +211,11 @@ class Table:
         return self.lobby.timing
 
     @property
+    def leader(self) -> bool:
+        """Whether this process leads the table (holds its lease) now."""
+        return self.lobby.cluster.leads(self.code)
+
+    @property
     def started(self) -> bool:
         """Play starts once every seat is taken."""
         return all(s.kind != "open" for s in self.seats)
@@ -190,6 +223,10 @@ class Table:
     @property
     def results_count(self) -> int:
         return len(self.match.results)
+
+    def connected(self, seat: int) -> bool:
+        """Whether a client sits at ``seat`` in this process or another."""
+        return bool(self.seats[seat].conns) or bool(self.remote.get(seat))
 
     def summary_open(self) -> bool:
         """Whether the last round's summary holds the table (until its countdown ends)."""
@@ -203,7 +240,7 @@ class Table:
         return [
             s.seat
             for s in self.seats
-            if s.is_person and not s.stand_in and s.conns and s.row.seen < done
+            if s.is_person and not s.stand_in and self.connected(s.seat) and s.row.seen < done
         ]
 
     @property
@@ -221,7 +258,7 @@ class Table:
                 "kind": s.kind,
                 "name": names[s.seat],
                 "level": s.row.level,
-                "connected": s.kind == "bot" or bool(s.conns),
+                "connected": s.kind == "bot" or self.connected(s.seat),
                 "away": s.row.away if s.is_person else None,
                 "standin": s.stand_in,
             }
@@ -286,8 +323,7 @@ class Table:
     def round_played_by(self) -> list[str | None]:
         """Who made each move of the current round, when not the seat's own player."""
         n = len(self.match.round.moves)
-        marks = self.played_by[len(self.played_by) - n :] if n else []
-        return marks
+        return self.played_by[len(self.played_by) - n :] if n else []
 
     def marks(self) -> dict[tuple[int, int], str]:
         """The record's marks: (round, move) of every auto-played or stand-in move."""
@@ -301,7 +337,7 @@ class Table:
                 at += 1
         return found
 
-    # -- telling the clients -----------------------------------------------
+    # -- telling the clients (and the other processes) ----------------------
 
     def broadcast(self, *, urgent: bool = True) -> None:
         """A new state: every client soon gets its own seat's frame (spectators: no hand).
@@ -323,9 +359,16 @@ class Table:
         else:
             self._flush = loop.call_later(PRESENCE_DELAY, self._send_all)
 
+    def flush_now(self) -> None:
+        """Send what is due at once (before a forwarded intent's answer goes back)."""
+        if self._flush is not None:
+            self._flush.cancel()
+            self._send_all()
+
     def _send_all(self) -> None:
         self._flush = None
         self.state += 1
+        self._tell_others()
         for seat in self.seats:
             if seat.conns:
                 self._push_frames(seat.conns, seat.seat)
@@ -333,6 +376,24 @@ class Table:
             self._push_frames(self.spectators, None)
         self.kick()
         self.arm()
+
+    def _tell_others(self) -> None:
+        """The leader's changes since it last told, as one event for the other processes."""
+        changes, self.changes = self.changes, {}
+        if not changes or self.lobby.cluster.solo:
+            return
+        event: dict[str, Any] = {"q": self.seq, "g": self.game}
+        if changes.get("reset"):
+            event["reset"] = 1
+        else:
+            if changes.get("m"):
+                event["m"] = changes["m"]
+            if changes.get("seats"):
+                event["seats"] = [list(astuple(s.row)) for s in self.seats]
+            if "timer" in changes:
+                timer = self.timer
+                event["timer"] = None if timer is None else list(astuple(timer))
+        self.lobby.cluster.emit(self.code, event)
 
     def _push_frames(self, conns: set[Conn], viewer: int | None) -> None:
         """``viewer``'s frame to each of ``conns``, worded once per language among them."""
@@ -353,6 +414,97 @@ class Table:
             with using_language(conn.language):
                 conn.push(self.error_frame(_(message), code))
 
+    # -- following the leader (replicas) -------------------------------------
+
+    async def reload(self) -> None:
+        """Everything again from the store (a replica that fell behind, a new leader)."""
+        stored = await self.db.load_table(self.code)
+        if stored is None:  # pragma: no cover - tables are never deleted
+            return
+        self._load(stored)
+        self.remote = await self.lobby.cluster.present_elsewhere(self.code)
+        self.cache = frames.FrameCache()
+
+    async def follow(self, event: dict[str, Any]) -> None:
+        """Apply the leader's event, then show the new state to this process's clients."""
+        async with self.lock:
+            if "lead" in event:
+                self.holder = event["lead"]
+            if "pres" in event:
+                self._presence(event)
+            if event.get("reset") or event.get("g", self.game) != self.game:
+                await self.reload()
+            elif "q" in event:
+                moves = event.get("m") or []
+                if moves and int(moves[0][0]) == self.seq + 1:
+                    self._apply_moves(moves)
+                elif int(event["q"]) > self.seq:
+                    self._apply_moves(
+                        await self.db.run(self.db.store.moves_since, self.code, self.game, self.seq)
+                    )
+                if "seats" in event:
+                    self._apply_seats([SeatRow(*row) for row in event["seats"]])
+                if "timer" in event:
+                    timer = event["timer"]
+                    self.timer = None if timer is None else Timer(*timer)
+            if "q" in event or "reset" in event:
+                self.broadcast()
+            elif "pres" in event:
+                self.broadcast(urgent=False)
+
+    def _presence(self, event: dict[str, Any]) -> None:
+        seat, conns = int(event["pres"][0]), int(event["pres"][1])
+        if not 0 <= seat < len(self.seats):
+            return
+        procs = self.remote.setdefault(seat, set())
+        if conns > 0:
+            procs.add(str(event["p"]))
+            self.seats[seat].offline_since = None
+        else:
+            procs.discard(str(event["p"]))
+            if not self.connected(seat) and self.seats[seat].is_person:
+                self.seats[seat].offline_since = time.time()
+        if self.leader:
+            self.arm()
+
+    def _apply_moves(self, moves: Sequence[Sequence[Any]]) -> None:
+        for seq, text, by in moves:
+            if int(seq) != self.seq + 1:
+                continue
+            result = self.match.play(parse_move(str(text)))
+            self.seq = int(seq)
+            self.played_by.append(by)
+            ended = result is not None and not self.match.is_over
+            self.round_moves = 0 if ended else self.round_moves + 1
+
+    def _apply_seats(self, rows: Sequence[SeatRow]) -> None:
+        """New seats from the leader; clients whose seat is no longer theirs are told."""
+        for row in rows:
+            held = self.seats[row.seat]
+            before = held.row
+            held.row = row
+            if row.kind == "bot" and before.kind != "bot":
+                self.bots[row.seat] = make_bot(self._level(held), self.seed, row.seat)
+            if (row.away == "left" and before.away != "left") or (
+                row.kind == "open" and before.kind == "human"
+            ):
+                self._send_away(held)
+            elif row.token_hash != before.token_hash and before.kind == "human":
+                self._refuse(held)
+
+    def _send_away(self, held: Seat) -> None:
+        """The person left: their clients go back to the lobby."""
+        for conn in list(held.conns):
+            self.detach(conn)
+            conn.push({"type": "left", "state": self.state, "table": self.code})
+
+    def _refuse(self, held: Seat) -> None:
+        """The seat's token changed hands: its old clients are refused."""
+        old = [c for c in held.conns if c.token_hash != held.row.token_hash]
+        for conn in old:
+            self.detach(conn)
+        self.tell(old, N_("that seat token is not valid"), "bad-token")
+
     # -- who sits where ----------------------------------------------------
 
     async def save_seat(self, seat: Seat, **changes: Any) -> None:
@@ -360,16 +512,10 @@ class Table:
         row = replace(seat.row, **changes)
         await self.db.update_seat(self.code, row)
         seat.row = row
+        self.changes["seats"] = True
 
-    async def claim(self, seat: int | None, name: str) -> tuple[int, str]:
-        """A person takes an open seat; returns the seat and its new secret token.
-
-        The caller then attaches the connection to the seat.
-        """
-        async with self.lock:
-            return await self._claim(seat, name)
-
-    async def _claim(self, seat: int | None, name: str) -> tuple[int, str]:
+    async def claim(self, seat: int | None, name: str, token_hash: str) -> int:
+        """A person takes an open seat with the token whose hash is given; returns the seat."""
         if seat is None:
             seat = next((s.seat for s in self.seats if s.kind == "open"), None)
             if seat is None:
@@ -381,51 +527,64 @@ class Table:
         target = self.seats[seat]
         if target.kind != "open":
             raise ProtocolError(_("that seat is taken"), "seat-taken")
-        token = secrets.token_urlsafe(24)
-        await self.save_seat(
-            target, kind="human", name=name, level=None, token_hash=hash_token(token)
-        )
+        await self.save_seat(target, kind="human", name=name, level=None, token_hash=token_hash)
         self.bots[seat] = make_bot(STAND_IN_LEVEL, self.seed, seat)
-        return seat, token
+        return seat
 
-    async def claim_invite(self, invite: str, name: str) -> tuple[int, str]:
+    async def claim_invite(self, invite_hash: str, name: str, token_hash: str) -> int:
         """Whoever opens a seat's invitation gets the seat; the invitation is then used up."""
-        async with self.lock:
-            digest = hash_token(invite)
-            for seat in self.seats:
-                held = seat.row.invite_hash
-                if held is not None and hmac.compare_digest(held, digest):
-                    token = secrets.token_urlsafe(24)
-                    await self.save_seat(
-                        seat,
-                        name=name,
-                        token_hash=hash_token(token),
-                        invite_hash=None,
-                        away=None,
-                        timeouts=0,
-                    )
-                    log.info("table %s: seat %d taken by invitation", self.code, seat.seat)
-                    return seat.seat, token
+        for seat in self.seats:
+            held = seat.row.invite_hash
+            if held is not None and hmac.compare_digest(held, invite_hash):
+                await self.save_seat(
+                    seat,
+                    name=name,
+                    token_hash=token_hash,
+                    invite_hash=None,
+                    away=None,
+                    timeouts=0,
+                )
+                self._refuse(seat)
+                log.info(
+                    "seat %d taken by invitation",
+                    seat.seat,
+                    extra={"table": self.code, "event": "invite-used"},
+                )
+                return seat.seat
         raise ProtocolError(
             _("this invitation is not valid: it was used or replaced"), "bad-invite"
         )
 
-    def check_token(self, seat: int, token: str) -> None:
-        """Refuse a seat token that is not the seat's (a reload takes a seat back with it)."""
+    def token_matches(self, seat: int, token: str) -> bool:
+        held = self.seats[seat].row
+        return (
+            held.kind == "human"
+            and held.token_hash is not None
+            and hmac.compare_digest(held.token_hash, hash_token(token))
+        )
+
+    async def check_token(self, seat: int, token: str) -> None:
+        """Refuse a seat token that is not the seat's (a reload takes a seat back with it).
+
+        A replica may not have heard of a seat changing hands yet: before
+        refusing, it asks the store.
+        """
         if not 0 <= seat < len(self.seats):
             raise ProtocolError(
                 _("this table has no seat {seat}").format(seat=seat + 1), "bad-seat"
             )
-        held = self.seats[seat].row
-        if (
-            held.kind != "human"
-            or held.token_hash is None
-            or not hmac.compare_digest(held.token_hash, hash_token(token))
-        ):
-            raise ProtocolError(_("that seat token is not valid"), "bad-token")
+        if self.token_matches(seat, token):
+            return
+        if not self.leader:
+            stored = await self.db.load_table(self.code)
+            if stored is not None and len(stored.seats) > seat:
+                self.seats[seat].row = stored.seats[seat]
+                if self.token_matches(seat, token):
+                    return
+        raise ProtocolError(_("that seat token is not valid"), "bad-token")
 
     async def attach(self, conn: Conn, seat: int | None, *, new: bool = False) -> None:
-        """Seat ``conn`` (``None``: to watch); a person who comes back takes the seat back."""
+        """Seat ``conn`` (``None``: to watch); the other processes learn who is here."""
         self.lobby.detach(conn)
         conn.table, conn.seat = self, seat
         self.touched = time.monotonic()
@@ -435,11 +594,10 @@ class Table:
             self.send_state(conn)
             return
         held = self.seats[seat]
+        conn.token_hash = held.row.token_hash
         held.conns.add(conn)
         held.offline_since = None
-        if held.row.away in ("offline", "timeout", "left"):
-            async with self.lock:
-                await self._come_back(held)
+        self._announce_presence(seat)
         if new:  # a seat just taken: everybody's table changed
             self.broadcast()
             return
@@ -448,11 +606,17 @@ class Table:
         self.send_state(conn)
         self.broadcast(urgent=False)
 
-    async def _come_back(self, seat: Seat) -> None:
+    def _announce_presence(self, seat: int) -> None:
+        if not self.lobby.cluster.solo:
+            count = len(self.seats[seat].conns)
+            self.lobby.spawn(self.lobby.cluster.presence(self.code, seat, count))
+
+    async def come_back(self, seat: int) -> None:
         """The person is back: the stand-in stops, their clock starts at their turn."""
-        if seat.row.away is None:
+        held = self.seats[seat]
+        if held.row.away is None or held.row.away == "invited":
             return
-        await self.save_seat(seat, away=None, timeouts=0)
+        await self.save_seat(held, away=None, timeouts=0)
         await self._update_timer()
         self.broadcast()
 
@@ -464,8 +628,10 @@ class Table:
         conn.table, conn.seat = None, None
         if seat is not None:
             held = self.seats[seat]
-            if not held.conns and held.is_person:
-                held.offline_since = time.time()
+            if not held.conns:
+                self._announce_presence(seat)
+                if held.is_person and not self.connected(seat):
+                    held.offline_since = time.time()
             self.broadcast(urgent=False)
 
     # -- moves -------------------------------------------------------------
@@ -476,13 +642,26 @@ class Table:
         """Check, store, apply, tell: the one way a move enters a game.
 
         ``at`` is the move count a bot chose for: if the table has moved on
-        since, the move is dropped (``False``) instead of refused.
+        since (or this process no longer leads it), the move is dropped
+        (``False``) instead of refused.
         ``played_by`` marks a move the seat's own player did not make.
         """
         async with self.lock:
-            if at is not None and at != self.seq:
+            if at is not None and (at != self.seq or not self.leader):
                 return False
-            await self._accept(seat, move, played_by)
+            try:
+                await self._accept(seat, move, played_by)
+            except DuplicateMove:
+                # Another process stored this move number first (a lease that
+                # changed hands): this one catches up and drops its own.
+                log.warning(
+                    "move %d was already stored elsewhere", self.seq + 1, extra={"table": self.code}
+                )
+                await self.reload()
+                self.broadcast()
+                if at is not None:
+                    return False
+                raise ProtocolError(_("the table moved on; look again"), "stale") from None
             return True
 
     async def _accept(self, seat: int, move: Move, played_by: str | None = None) -> None:
@@ -507,6 +686,7 @@ class Table:
         await self.db.append_move(self.code, seq, self.game, str(move), played_by)
         self.seq = seq
         self.played_by.append(played_by)
+        self.changes.setdefault("m", []).append([seq, str(move), played_by])
         result = m.play(move)
         self.round_moves = 0 if result is not None and not m.is_over else self.round_moves + 1
         try:
@@ -543,103 +723,111 @@ class Table:
 
     async def finish(self) -> None:
         """Keep a finished game's record; a failure is logged and mended on restart."""
+        self.changes["reset"] = 1
         try:
             await self.db.finish_game(self.code, self.game, self.record())
         except Exception:
-            log.exception("table %s: the finished game's record was not stored", self.code)
+            log.exception("the finished game's record was not stored", extra={"table": self.code})
 
     def record(self) -> str:
         return dump_record(self.match, names=self.names(), marks=self.marks())
 
-    async def act(self, conn: Conn, intent: Intent) -> None:
-        """A seated person's intent about the game."""
+    async def run(self, actor: Actor, intent: Intent, extra: dict[str, Any]) -> dict[str, Any]:
+        """Carry out a seated person's intent that changes the table (the leader only).
+
+        ``actor`` stands for the person's connection: its seat, its language,
+        and where errors and answers go; it may be in another process.
+        ``extra`` holds what that process made for the intent (token hashes).
+        Returns what the intent's process needs to finish (a seat taken).
+        """
+        async with self.lock:
+            return await self._run(actor, intent, extra)
+
+    async def _run(self, actor: Actor, intent: Intent, extra: dict[str, Any]) -> dict[str, Any]:
         kind = intent.type
-        if kind == "sync":
-            self.send_state(conn)
-            return
-        seat = conn.seat
+        if kind == "join":
+            if extra.get("invite_hash"):
+                taken = await self.claim_invite(
+                    extra["invite_hash"], intent["name"], extra["token_hash"]
+                )
+            else:
+                taken = await self.claim(intent.get("seat"), intent["name"], extra["token_hash"])
+            await self._update_timer()
+            self.broadcast()
+            return {"seat": taken}
+        seat = actor.seat
         if seat is None:
             raise ProtocolError(_("spectators cannot play"), "spectator")
         if kind == "continue":
             await self.read_summary(seat)
-            return
-        if kind == "rematch":
+        elif kind == "rematch":
             await self.rematch()
-            return
-        if kind == "hint":
-            self.lobby.spawn(self.hint(conn))
-            return
-        if kind == "leave":
-            await self.leave(conn, seat)
-            return
-        if kind == "back":
-            async with self.lock:
-                await self._come_back(self.seats[seat])
-            return
-        if kind == "resign":
+        elif kind == "leave":
+            await self.leave(seat)
+        elif kind == "back":
+            await self.come_back(seat)
+        elif kind == "resign":
             await self.resign(seat)
-            return
-        if kind == "invite":
-            await self.invite(conn, seat, intent["seat"])
-            return
-        if kind == "hand_over":
+        elif kind == "invite":
+            await self.invite(seat, intent["seat"], extra["invite_hash"])
+        elif kind == "hand_over":
             await self.hand_over(seat, intent["seat"], intent["level"])
-            return
-        if self.seats[seat].stand_in:
-            raise ProtocolError(
-                _("a stand-in plays for you: take your seat back first"), "stand-in"
-            )
-        if kind == "play":
-            move: Move = parse_move(intent["move"])
-        elif kind == "draw":
-            move = DRAW
-        elif kind == "pass":
-            move = PASS
-        else:  # pragma: no cover - the schema has no other types
-            raise ProtocolError(_("unknown message type {type!r}").format(type=kind))
-        await self.accept(seat, move)
+        else:
+            if self.seats[seat].stand_in:
+                raise ProtocolError(
+                    _("a stand-in plays for you: take your seat back first"), "stand-in"
+                )
+            if kind == "play":
+                move: Move = parse_move(intent["move"])
+            elif kind == "draw":
+                move = DRAW
+            elif kind == "pass":
+                move = PASS
+            else:  # pragma: no cover - the schema has no other types
+                raise ProtocolError(_("unknown message type {type!r}").format(type=kind))
+            try:
+                await self._accept(seat, move)
+            except DuplicateMove:
+                await self.reload()
+                self.broadcast()
+                raise ProtocolError(_("the table moved on; look again"), "stale") from None
+        return {}
 
     async def read_summary(self, seat: int) -> None:
         """A person closed the last round's summary: the table may go on without them."""
-        async with self.lock:
-            held = self.seats[seat]
-            done = self.results_count
-            if held.row.seen >= done:
-                return
-            await self.save_seat(held, seen=done)
-            if self.summary_open() and not self.waiting():
-                await self._update_timer()
-            self.broadcast()
+        held = self.seats[seat]
+        done = self.results_count
+        if held.row.seen >= done:
+            return
+        await self.save_seat(held, seen=done)
+        if self.summary_open() and not self.waiting():
+            await self._update_timer()
+        self.broadcast()
 
-    async def leave(self, conn: Conn, seat: int) -> None:
+    async def leave(self, seat: int) -> None:
         """The person leaves: before the game, the seat opens; during it, a stand-in plays."""
-        async with self.lock:
-            held = self.seats[seat]
-            if not self.started:
-                await self.save_seat(held, kind="open", name="", token_hash=None)
-            elif not self.match.is_over and held.row.away is None:
-                await self.save_seat(held, away="left")
-                await self._update_timer()
-            conns = list(held.conns)
-            for other in conns:
-                self.detach(other)
-                other.push({"type": "left", "state": self.state, "table": self.code})
-            self.broadcast()
+        held = self.seats[seat]
+        if not self.started:
+            await self.save_seat(held, kind="open", name="", token_hash=None)
+        elif not self.match.is_over and held.row.away is None:
+            await self.save_seat(held, away="left")
+            await self._update_timer()
+        self._send_away(held)
+        self.broadcast()
 
     async def resign(self, seat: int) -> None:
-        async with self.lock:
-            if self.rules.players != 2:
-                raise ProtocolError(_("only a two-player game can be resigned"), "no-resign")
-            if self.match.is_over:
-                raise ProtocolError(_("the game is over"), "game-over")
-            if not self.started:
-                raise ProtocolError(_("the game starts when every seat is taken"), "not-started")
-            await self.db.resign(self.code, self.game, seat)
-            self.match.resign(seat)
-            self.resigned = seat
-            await self.finish()
-            await self._update_timer()
-            self.broadcast()
+        if self.rules.players != 2:
+            raise ProtocolError(_("only a two-player game can be resigned"), "no-resign")
+        if self.match.is_over:
+            raise ProtocolError(_("the game is over"), "game-over")
+        if not self.started:
+            raise ProtocolError(_("the game starts when every seat is taken"), "not-started")
+        await self.db.resign(self.code, self.game, seat)
+        self.match.resign(seat)
+        self.resigned = seat
+        await self.finish()
+        await self._update_timer()
+        self.broadcast()
 
     def _absent(self, target: int, creator: int) -> Seat:
         """The seat the creator acts on: another person's, whose person is not here."""
@@ -650,7 +838,7 @@ class Table:
         held = self.seats[target]
         if held.kind == "bot":
             raise ProtocolError(_("a bot already plays that seat"), "seat-taken")
-        if held.is_person and held.conns and not held.stand_in:
+        if held.is_person and self.connected(target) and not held.stand_in:
             raise ProtocolError(_("that person is at the table"), "seat-taken")
         return held
 
@@ -660,65 +848,44 @@ class Table:
                 _("only the person who created the table can do that"), "not-creator"
             )
 
-    async def invite(self, conn: Conn, seat: int, target: int) -> None:
+    async def invite(self, seat: int, target: int, invite_hash: str) -> None:
         """A new one-time invitation to an absent person's seat; the old token stops working."""
-        async with self.lock:
-            self._check_creator(seat)
-            held = self._absent(target, seat)
-            if not held.is_person:
-                raise ProtocolError(_("an open seat is taken with the table's link"), "seat-open")
-            token = secrets.token_urlsafe(24)
-            away = "invited" if self.started and not self.match.is_over else held.row.away
-            await self.save_seat(held, token_hash=None, invite_hash=hash_token(token), away=away)
-            old = list(held.conns)
-            for other in old:
-                self.detach(other)
-            self.tell(old, "that seat token is not valid", "bad-token")
-            await self._update_timer()
-            conn.push(
-                {
-                    "type": "invite",
-                    "state": self.state,
-                    "seat": target,
-                    "link": f"/t/{self.code}?invite={token}",
-                }
-            )
-            self.broadcast()
+        self._check_creator(seat)
+        held = self._absent(target, seat)
+        if not held.is_person:
+            raise ProtocolError(_("an open seat is taken with the table's link"), "seat-open")
+        away = "invited" if self.started and not self.match.is_over else held.row.away
+        await self.save_seat(held, token_hash=None, invite_hash=invite_hash, away=away)
+        self._refuse(held)
+        await self._update_timer()
+        self.broadcast()
 
     async def hand_over(self, seat: int, target: int, level: str) -> None:
         """The creator gives an absent person's (or an open) seat to a bot for good."""
-        async with self.lock:
-            self._check_creator(seat)
-            held = self._absent(target, seat)
-            if level not in bot_choices():
-                raise ProtocolError(
-                    _("{field} must be one of {choices}").format(
-                        field=_("level"), choices=", ".join(level_choices())
-                    )
+        self._check_creator(seat)
+        held = self._absent(target, seat)
+        if level not in bot_choices():
+            raise ProtocolError(
+                _("{field} must be one of {choices}").format(
+                    field=_("level"), choices=", ".join(level_choices())
                 )
-            await self.save_seat(
-                held,
-                kind="bot",
-                name=level,
-                level=level,
-                token_hash=None,
-                invite_hash=None,
-                away=None,
-                timeouts=0,
             )
-            self.bots[target] = make_bot(level, self.seed, target)
-            old = list(held.conns)
-            for other in old:
-                self.detach(other)
-            self.tell(old, "that seat token is not valid", "bad-token")
-            await self._update_timer()
-            self.broadcast()
+        await self.save_seat(
+            held,
+            kind="bot",
+            name=level,
+            level=level,
+            token_hash=None,
+            invite_hash=None,
+            away=None,
+            timeouts=0,
+        )
+        self.bots[target] = make_bot(level, self.seed, target)
+        self._refuse(held)
+        await self._update_timer()
+        self.broadcast()
 
     async def rematch(self) -> None:
-        async with self.lock:
-            await self._rematch()
-
-    async def _rematch(self) -> None:
         if not self.match.is_over:
             raise ProtocolError(_("a rematch starts once the game is over"), "not-over")
         seed = secrets.randbits(63)
@@ -729,6 +896,7 @@ class Table:
                 await self.save_seat(held, bank=None, seen=0, timeouts=0)
         self._start_game(seed)
         self.round_moves = 0
+        self.changes["reset"] = 1
         await self._update_timer()
         self.broadcast()
 
@@ -755,7 +923,7 @@ class Table:
 
             move, reason = await asyncio.to_thread(think)
         except Exception:
-            log.exception("hint failed at table %s", self.code)
+            log.exception("hint failed", extra={"table": self.code})
             conn.push(self.error_frame(_("No hint is available right now."), "no-hint"))
             return
         finally:
@@ -786,7 +954,9 @@ class Table:
             if now < current.end and self.waiting():
                 return current
         elif round_ended and self.results_count:
-            readers = [s for s in self.seats if s.is_person and not s.stand_in and s.conns]
+            readers = [
+                s for s in self.seats if s.is_person and not s.stand_in and self.connected(s.seat)
+            ]
             if readers:
                 return Timer("summary", self.seq, now, now + self.timing.summary_wait)
         seat = m.round.to_move
@@ -814,8 +984,9 @@ class Table:
             await self.db.set_timer(self.code, wanted)
         except Exception:
             # The move itself is stored; a restart starts this timer afresh.
-            log.exception("table %s: the clock was not stored", self.code)
+            log.exception("the clock was not stored", extra={"table": self.code})
         self.timer = wanted
+        self.changes["timer"] = True
 
     def next_wake(self, now: float) -> float | None:
         """When something is due at this table: a timer's end or an offline grace's."""
@@ -829,11 +1000,11 @@ class Table:
         return min(due) if due else None
 
     def arm(self) -> None:
-        """Wake this table when its next timer is due (one wake-up at a time)."""
+        """Wake this table when its next timer is due (the leader only; one wake-up at a time)."""
         if self._wake is not None:
             self._wake.cancel()
             self._wake = None
-        if self.lobby.closing:
+        if self.lobby.closing or not self.leader:
             return
         when = self.next_wake(time.time())
         if when is None:
@@ -843,10 +1014,20 @@ class Table:
             delay + 0.01, lambda: self.lobby.spawn(self.on_time())
         )
 
+    def stop_leading(self) -> None:
+        """The lease went elsewhere: no more timers or bots here."""
+        if self._wake is not None:
+            self._wake.cancel()
+            self._wake = None
+        if self._bot_task is not None and not self._bot_task.done():
+            self._bot_task.cancel()
+
     async def on_time(self) -> None:
         """Do what is due: close the summary, play for a person out of time, seat stand-ins."""
         self._wake = None
         async with self.lock:
+            if not self.leader:
+                return
             now = time.time()
             changed = False
             for held in self.seats:
@@ -855,13 +1036,17 @@ class Table:
                     held.is_person
                     and held.row.away is None
                     and since is not None
-                    and not held.conns
+                    and not self.connected(held.seat)
                     and self.started
                     and not self.match.is_over
                     and now >= since + self.timing.offline_grace
                 ):
                     await self.save_seat(held, away="offline")
-                    log.info("table %s: seat %d offline, a stand-in plays", self.code, held.seat)
+                    log.info(
+                        "seat %d offline, a stand-in plays",
+                        held.seat,
+                        extra={"table": self.code, "event": "stand-in"},
+                    )
                     changed = True
             timer = self.timer
             if timer is not None and now >= timer.end:
@@ -870,6 +1055,7 @@ class Table:
                     if self.timer is timer:  # still wanted: nobody reads any more
                         await self.db.set_timer(self.code, None)
                         self.timer = None
+                        self.changes["timer"] = True
                     changed = True
                 elif timer.kind == "move" and timer.seq == self.seq and timer.seat is not None:
                     await self._time_out(timer.seat)
@@ -891,16 +1077,20 @@ class Table:
         try:
             move = self.bots[seat].choose(view)
         except Exception:
-            log.exception("table %s: the stand-in failed; it passes or draws", self.code)
+            log.exception("the stand-in failed; it passes or draws", extra={"table": self.code})
             move = view.legal_moves()[-1]
-        log.info("table %s: seat %d ran out of time", self.code, seat)
-        await self._accept(seat, move, "timeout")
+        log.info("seat %d ran out of time", seat, extra={"table": self.code, "event": "timeout"})
+        try:
+            await self._accept(seat, move, "timeout")
+        except DuplicateMove:
+            await self.reload()
+            self.broadcast()
 
     # -- bots --------------------------------------------------------------
 
     def bot_to_move(self) -> int | None:
         m = self.match
-        if m.is_over or not self.started or self.paused:
+        if m.is_over or not self.started or self.paused or not self.leader:
             return None
         seat = m.round.to_move
         if seat is None:
@@ -909,11 +1099,15 @@ class Table:
         return seat if held.kind == "bot" or held.stand_in else None
 
     def kick(self) -> None:
-        """Start the bots' loop if a bot is to move and none is thinking."""
+        """Start the bots' loop if a bot is to move and none is thinking (the leader only)."""
         if self.lobby.closing or self.bot_to_move() is None:
             return
         if self._bot_task is None or self._bot_task.done():
             self._bot_task = self.lobby.spawn(self._bots())
+
+    @property
+    def has_clients(self) -> bool:
+        return bool(self.spectators) or any(s.conns for s in self.seats)
 
     @property
     def busy(self) -> bool:
@@ -941,7 +1135,9 @@ class Table:
                 else:
                     move = await self.lobby.think(bot, level, self.seed, seat, view)
             except Exception:
-                log.exception("bot %s failed at table %s; it passes or draws", bot.name, self.code)
+                log.exception(
+                    "bot %s failed; it passes or draws", bot.name, extra={"table": self.code}
+                )
                 move = view.legal_moves()[-1]
             if self.seq != seq or self.bot_to_move() != seat:
                 continue
@@ -950,6 +1146,8 @@ class Table:
                     seat, move, at=seq, played_by="stand-in" if held.stand_in else None
                 )
             except ProtocolError as exc:
-                log.error("bot %s at table %s chose a refused move: %s", bot.name, self.code, exc)
+                log.error(
+                    "bot %s chose a refused move: %s", bot.name, exc, extra={"table": self.code}
+                )
                 return
             await asyncio.sleep(0)

@@ -1,0 +1,437 @@
+"""Several server processes on one database: who leads each table, and the bus.
+
+The database is the only source of truth; every process can rebuild any
+table from it. What must happen exactly once per table (its moves, bots,
+clocks, stand-ins, the summary's countdown, seats changing hands) is done
+by the one process that holds the table's **lease**, a row in
+``web_leases`` with an expiry that its holder extends every second. A
+process that dies stops extending it; within ``lease_for`` seconds (3) it
+expires, and the next sweep of any other process takes it over and the
+table goes on. A process that loses its lease (a long pause) stops acting
+for the table; if it wakes and writes anyway, the move's sequence number
+is refused by the store.
+
+The other processes hold **replicas**: a table some of their clients sit
+at, rebuilt from the store and kept current by the leader's **events**.
+Their clients' intents that change the table are **forwarded** to the
+leader and its answer relayed back. Events and forwarded intents travel on
+PostgreSQL's LISTEN/NOTIFY (docs/DECISIONS.md P28): nothing else to run,
+and a notification is delivered in commit order to every listening process.
+
+``Solo`` is the one-process case (SQLite, or PostgreSQL with one server):
+it leads every table and has no bus. ``PgCluster`` is the real thing.
+Seat tokens never travel on the bus: the process a client is connected to
+makes a token and sends only its hash.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import itertools
+import json
+import logging
+import os
+import secrets
+import socket
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from passing_game.web.store import AsyncStore, PostgresStore
+
+log = logging.getLogger("passing_game.web")
+
+#: Seconds a lease lasts without being extended; a dead leader's tables go
+#: on elsewhere within about this long (plus a sweep).
+LEASE_SECONDS = 3.0
+#: Seconds between heartbeats (each extends the process's leases).
+BEAT_SECONDS = 1.0
+#: A process silent this long is dead: its presence rows are forgotten.
+DEAD_SECONDS = 10.0
+#: How long a forwarded intent waits for the leader's answer.
+FORWARD_SECONDS = 5.0
+#: PostgreSQL refuses notifications over 8000 bytes; events stay well under.
+MOST_PAYLOAD = 7900
+
+Handler = Callable[[dict[str, Any]], Awaitable[None]]
+Requester = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
+
+
+def process_id() -> str:
+    """A name for this server process, unique across machines and restarts."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+class ForwardFailed(RuntimeError):
+    """The leader did not answer a forwarded intent in time."""
+
+
+class Cluster(ABC):
+    """What the lobby asks of the processes around it."""
+
+    #: True when this process is the only one: it leads every table.
+    solo: bool = False
+
+    def __init__(self, process: str | None = None) -> None:
+        self.process = process or process_id()
+        self._on_event: Handler | None = None
+        self._on_request: Requester | None = None
+        self._on_lead: Callable[[str], Awaitable[None]] | None = None
+        self._on_lost: Callable[[str], None] | None = None
+
+    def connect(
+        self,
+        *,
+        on_event: Handler,
+        on_request: Requester,
+        on_lead: Callable[[str], Awaitable[None]],
+        on_lost: Callable[[str], None],
+    ) -> None:
+        """The lobby's callbacks: an event, a forwarded intent, a lease won or lost."""
+        self._on_event = on_event
+        self._on_request = on_request
+        self._on_lead = on_lead
+        self._on_lost = on_lost
+
+    async def start(self) -> None:  # noqa: B027 - nothing to start for one process
+        """Start listening and beating."""
+
+    async def stop(self) -> None:  # noqa: B027
+        """Hand every lease over and stop."""
+
+    @abstractmethod
+    def leads(self, code: str) -> bool:
+        """Whether this process leads the table now."""
+
+    @abstractmethod
+    async def claim(self, code: str) -> bool:
+        """Take the table's lease if nobody holds it; whether this process leads it."""
+
+    @abstractmethod
+    async def holder(self, code: str) -> str | None:
+        """The process that leads the table, if any."""
+
+    async def release(self, code: str) -> None:  # noqa: B027
+        """Give the table's lease up (the table leaves this process's memory)."""
+
+    def emit(self, code: str, event: dict[str, Any]) -> None:  # noqa: B027
+        """Tell the other processes what changed at a table this process leads."""
+
+    async def forward(self, holder: str, request: dict[str, Any]) -> dict[str, Any]:
+        """An intent for ``holder`` to carry out; its answer."""
+        raise ForwardFailed("there is no other process")
+
+    async def presence(self, code: str, seat: int, conns: int) -> None:  # noqa: B027
+        """This process now has ``conns`` clients at the seat."""
+
+    async def present_elsewhere(self, code: str) -> dict[int, set[str]]:
+        """Seat -> the other live processes with a client there."""
+        return {}
+
+    def bus_ok(self) -> bool | None:
+        """Whether the bus answers (``None``: there is no bus)."""
+        return None
+
+    def lease_count(self) -> int:
+        return 0
+
+
+class Solo(Cluster):
+    """One server process: it leads every table; there is nobody to tell."""
+
+    solo = True
+
+    def leads(self, code: str) -> bool:
+        return True
+
+    async def claim(self, code: str) -> bool:
+        return True
+
+    async def holder(self, code: str) -> str | None:
+        return self.process
+
+
+def channel_names(schema: str | None) -> tuple[str, str]:
+    """The bus's channel for table events, and the prefix of each process's own."""
+    name = (schema or "public").lower()
+    return f"pg_{name}_tables"[:63], f"pg_{name}_p_"
+
+
+class PgCluster(Cluster):
+    """Processes on one PostgreSQL database: leases in it, events on LISTEN/NOTIFY."""
+
+    def __init__(
+        self,
+        store: PostgresStore,
+        db: AsyncStore,
+        *,
+        process: str | None = None,
+        lease_for: float = LEASE_SECONDS,
+        beat: float = BEAT_SECONDS,
+    ) -> None:
+        super().__init__(process)
+        self.store = store
+        self.db = db
+        self.lease_for = lease_for
+        self.beat = beat
+        self.tables_channel, prefix = channel_names(store.schema)
+        digest = hashlib.sha256(self.process.encode()).hexdigest()[:16]
+        self.own_channel = prefix + digest
+        self._leading: set[str] = set()
+        self._lease_until = 0.0  # time.monotonic() until which the leases are surely ours
+        self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._ids = itertools.count(1)
+        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._running: set[asyncio.Future[None]] = set()
+        self._listening = False
+        self._closing = False
+        #: Errors talking on the bus (for /metrics).
+        self.bus_errors = 0
+
+    # -- leases ---------------------------------------------------------------
+
+    def leads(self, code: str) -> bool:
+        return code in self._leading and time.monotonic() < self._lease_until
+
+    def lease_count(self) -> int:
+        return len(self._leading) if time.monotonic() < self._lease_until else 0
+
+    async def claim(self, code: str) -> bool:
+        if self.leads(code):
+            return True
+        now = time.time()
+        won = await self.db.run(self.store.claim_lease, code, self.process, now, self.lease_for)
+        if won:
+            self._leading.add(code)
+            self._lease_until = max(self._lease_until, time.monotonic() + self.lease_for - 0.5)
+            log.info("leading table %s", code, extra={"table": code, "event": "lease"})
+            self.emit(code, {"lead": self.process})
+        return bool(won)
+
+    async def holder(self, code: str) -> str | None:
+        if self.leads(code):
+            return self.process
+        return await self.db.run(self.store.lease_holder, code, time.time())
+
+    async def release(self, code: str) -> None:
+        if code in self._leading:
+            self._leading.discard(code)
+            await self.db.run(self.store.release_leases, self.process, [code])
+            self.emit(code, {"lead": None})
+
+    # -- the bus --------------------------------------------------------------
+
+    def emit(self, code: str, event: dict[str, Any]) -> None:
+        self._send(self.tables_channel, {"c": code, "p": self.process, **event})
+
+    def _send(self, channel: str, message: dict[str, Any]) -> None:
+        payload = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+        if len(payload.encode()) > MOST_PAYLOAD:
+            # Too big to carry (a long run of moves): say only that it changed.
+            slim = {k: message[k] for k in ("c", "p") if k in message}
+            payload = json.dumps({**slim, "reset": 1})
+        self._outbox.put_nowait((channel, payload))
+
+    async def forward(self, holder: str, request: dict[str, Any]) -> dict[str, Any]:
+        ident = next(self._ids)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[ident] = future
+        digest = hashlib.sha256(holder.encode()).hexdigest()[:16]
+        channel = channel_names(self.store.schema)[1] + digest
+        self._send(channel, {"k": "req", "id": ident, "from": self.process, **request})
+        try:
+            return await asyncio.wait_for(future, FORWARD_SECONDS)
+        except TimeoutError:
+            raise ForwardFailed(f"{holder} did not answer") from None
+        finally:
+            self._pending.pop(ident, None)
+
+    async def presence(self, code: str, seat: int, conns: int) -> None:
+        await self.db.run(self.store.set_presence, code, seat, self.process, conns)
+        self.emit(code, {"pres": [seat, conns]})
+
+    async def present_elsewhere(self, code: str) -> dict[int, set[str]]:
+        alive = time.time() - DEAD_SECONDS
+        found = await self.db.run(self.store.presence, code, alive)
+        return {s: procs - {self.process} for s, procs in found.items() if procs - {self.process}}
+
+    def bus_ok(self) -> bool | None:
+        return self._listening
+
+    # -- running --------------------------------------------------------------
+
+    async def start(self) -> None:
+        await self._beat_once()
+        ready = asyncio.Event()
+        self._tasks = [
+            asyncio.ensure_future(self._listen(ready)),
+            asyncio.ensure_future(self._publish()),
+            asyncio.ensure_future(self._beating()),
+        ]
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(ready.wait(), 10)
+
+    async def stop(self) -> None:
+        """Hand every lease over at once (others take them at their next sweep)."""
+        self._closing = True
+        led = list(self._leading)
+        self._leading.clear()
+        for code in led:
+            self.emit(code, {"lead": None})
+        # Let the publisher send what is queued, then stop everything.
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._outbox.join(), 2)
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        with contextlib.suppress(Exception):
+            await self.db.run(self.store.forget_process, self.process)
+        if led:
+            log.info("handed over %d table(s)", len(led), extra={"event": "handover"})
+
+    async def _connect(self) -> Any:
+        import psycopg
+
+        conn = await psycopg.AsyncConnection.connect(
+            self.store.url, autocommit=True, connect_timeout=10
+        )
+        return conn
+
+    async def _listen(self, ready: asyncio.Event) -> None:
+        delay = 0.2
+        while not self._closing:
+            try:
+                conn = await self._connect()
+                async with conn:
+                    for channel in (self.tables_channel, self.own_channel):
+                        await conn.execute(f'LISTEN "{channel}"')
+                    self._listening = True
+                    ready.set()
+                    delay = 0.2
+                    async for note in conn.notifies():
+                        self._dispatch(note.channel, note.payload)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self.bus_errors += 1
+                log.warning("the bus went away (%s); listening again", type(exc).__name__)
+            finally:
+                self._listening = False
+            await asyncio.sleep(delay)
+            delay = min(5.0, delay * 2)
+
+    def _dispatch(self, channel: str, payload: str) -> None:
+        try:
+            message = json.loads(payload)
+        except ValueError:
+            return
+        if not isinstance(message, dict):
+            return
+        if channel == self.tables_channel:
+            if message.get("p") != self.process and self._on_event is not None:
+                self._spawn(self._on_event(message))
+            return
+        kind = message.get("k")
+        if kind == "rep":
+            future = self._pending.get(message.get("id", -1))
+            if future is not None and not future.done():
+                future.set_result(message)
+        elif kind == "req" and self._on_request is not None:
+            self._spawn(self._answer(message))
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._running.add(task)
+        task.add_done_callback(self._running.discard)
+
+    async def _answer(self, request: dict[str, Any]) -> None:
+        assert self._on_request is not None
+        try:
+            reply = await self._on_request(request)
+        except Exception:
+            log.exception("a forwarded intent failed")
+            reply = {"ok": False, "moved": True}
+        sender = str(request.get("from", ""))
+        digest = hashlib.sha256(sender.encode()).hexdigest()[:16]
+        channel = channel_names(self.store.schema)[1] + digest
+        self._send(channel, {"k": "rep", "id": request.get("id"), **reply})
+
+    async def _publish(self) -> None:
+        """Send the outbox in order, on a connection of its own."""
+        conn = None
+        while True:
+            channel, payload = await self._outbox.get()
+            try:
+                for attempt in range(3):
+                    try:
+                        if conn is None:
+                            conn = await self._connect()
+                        await conn.execute("SELECT pg_notify(%s, %s)", (channel, payload))
+                        break
+                    except asyncio.CancelledError:
+                        raise
+                    except Exception as exc:
+                        self.bus_errors += 1
+                        log.warning("could not publish on the bus (%s)", type(exc).__name__)
+                        with contextlib.suppress(Exception):
+                            if conn is not None:
+                                await conn.close()
+                        conn = None
+                        await asyncio.sleep(0.1 * (attempt + 1))
+            finally:
+                self._outbox.task_done()
+
+    async def _beat_once(self) -> None:
+        now = time.time()
+        started = time.monotonic()
+        held = set(await self.db.run(self.store.heartbeat, self.process, now, self.lease_for))
+        self._lease_until = started + self.lease_for - 0.5
+        lost = self._leading - held
+        self._leading &= held
+        for code in lost:
+            log.warning("lost the lease of table %s", code, extra={"table": code})
+            if self._on_lost is not None:
+                self._on_lost(code)
+
+    async def _beating(self) -> None:
+        beats = 0
+        while not self._closing:
+            await asyncio.sleep(self.beat)
+            beats += 1
+            try:
+                await self._beat_once()
+                await self._sweep()
+                if beats % 5 == 0:
+                    dead = await self.db.run(self.store.forget_dead, time.time() - DEAD_SECONDS)
+                    for process in dead:
+                        log.info("forgot the silent process %s", process, extra={"event": "dead"})
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the heartbeat failed")
+
+    async def _sweep(self) -> None:
+        """Take the tables whose work nobody does (their leader died or stopped)."""
+        orphans = await self.db.run(self.store.orphans, time.time(), 25)
+        for code in orphans:
+            if self._closing:
+                return
+            if await self.claim(code) and self._on_lead is not None:
+                await self._on_lead(code)
+
+
+__all__ = [
+    "BEAT_SECONDS",
+    "LEASE_SECONDS",
+    "Cluster",
+    "ForwardFailed",
+    "PgCluster",
+    "Solo",
+    "process_id",
+]

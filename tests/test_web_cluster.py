@@ -1,0 +1,333 @@
+"""Several server processes on one PostgreSQL (issue 12, P28).
+
+Real ``passing-game serve`` processes on one database (a schema of its
+own per test, ``?schema=``), real WebSockets, no proxy: each client picks
+its process, as a proxy without sticky sessions would.
+
+- two people of one table on two processes see each other's moves;
+- a leader killed with SIGKILL: another process takes its tables within
+  five seconds and the game goes on, nothing acknowledged lost;
+- SIGTERM: the process hands its tables over at once and closes its
+  sockets, and clients go on elsewhere;
+- two processes that both think they lead a table never store one move
+  twice: the sequence check refuses the second (a race, in process);
+- a second server on one SQLite file is refused, saying why;
+- ``/healthz`` says the store and the bus answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from web_helpers import Server, free_port, require_module, service_missing
+
+require_module("starlette")
+require_module("websockets")
+require_module("psycopg")
+
+from websockets.sync.client import connect  # noqa: E402
+
+PG_URL = os.environ.get("PASSING_GAME_TEST_PG_URL")
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """The test database with a schema of this test's own (dropped after)."""
+    if not PG_URL:
+        service_missing("PASSING_GAME_TEST_PG_URL is not set (see .ci/services.sh)")
+    schema = f"c_{uuid.uuid4().hex[:10]}"
+    yield f"{PG_URL}?schema={schema}"
+    import psycopg
+
+    with psycopg.connect(PG_URL, autocommit=True) as conn:
+        conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+class Person:
+    """Somebody over a real WebSocket to one server process."""
+
+    def __init__(self, port: int) -> None:
+        self._cm = connect(f"ws://127.0.0.1:{port}/ws", open_timeout=10)
+        self.ws = self._cm.__enter__()
+        self.latest: dict[str, Any] | None = None
+
+    def send(self, **message: Any) -> None:
+        self.ws.send(json.dumps(message))
+
+    def recv(self, timeout: float = 30) -> dict[str, Any]:
+        frame: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        if frame["type"] == "state":
+            self.latest = frame
+        return frame
+
+    def until(self, pred: Any, timeout: float = 30) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            assert left > 0, "the expected frame never came"
+            frame = self.recv(timeout=left)
+            if pred(frame):
+                return frame
+
+    def state(self, pred: Any = lambda f: True, timeout: float = 30) -> dict[str, Any]:
+        """The next state frame that satisfies ``pred``."""
+        return self.until(lambda f: f["type"] == "state" and pred(f), timeout)
+
+    def now(self, pred: Any, timeout: float = 30) -> dict[str, Any]:
+        """The latest state if it satisfies ``pred``, else the next one that does."""
+        if self.latest is not None and pred(self.latest):
+            return self.latest
+        return self.state(pred, timeout)
+
+    def act(self, move: str) -> None:
+        if move in ("draw", "pass"):
+            self.send(type=move)
+        else:
+            self.send(type="play", move=move)
+
+    def close(self) -> None:
+        self._cm.__exit__(None, None, None)
+
+
+def start(url: str, work: Path, n: int, **kw: Any) -> list[Server]:
+    return [Server(url, free_port(), work, **kw) for _ in range(n)]
+
+
+def stop(servers: list[Server]) -> None:
+    for server in servers:
+        if server.proc.poll() is None:
+            server.stop()
+
+
+def health(server: Server) -> dict[str, Any]:
+    with urllib.request.urlopen(server.url("/healthz"), timeout=5) as response:
+        return dict(json.load(response))
+
+
+def test_two_people_on_two_processes_see_each_others_moves(pg_url: str, tmp_path: Path) -> None:
+    """Ana on process A, Ben on process B, one table: every move either makes
+    reaches both, in order; the processes agree with the store."""
+    a, b = start(pg_url, tmp_path, 2)
+    try:
+        assert health(a)["bus"] is True and health(b)["bus"] is True
+        ana, ben = Person(a.port), Person(b.port)
+        ana.send(type="create", name="Ana", seats=["you", "person"], rules={"players": 2})
+        code = ana.until(lambda f: f["type"] == "joined")["table"]
+        ben.send(type="join", code=code, name="Ben")
+        joined = ben.until(lambda f: f["type"] in ("joined", "error"))
+        assert joined["type"] == "joined" and joined["seat"] == 1, joined
+        people = {0: ana, 1: ben}
+        frame = ana.now(lambda f: f["started"])
+        for _ in range(12):
+            mover = frame["round"]["to_move"]
+            if mover is None or frame["over"] or frame["paused"]:
+                break
+            person = people[mover]
+            mine = person.now(lambda f: bool(f["round"]["legal"]))
+            n = len(mine["round"]["history"])
+            move = mine["round"]["legal"][0]
+            person.act(move)
+            # Both see it: the mover on its own process, the other on the other.
+            for p in (ana, ben):
+                seen = p.now(lambda f, n=n: len(f["round"]["history"]) > n or f["paused"])
+            frame = seen
+        assert ana.latest is not None and ben.latest is not None
+        public = [
+            [(t["seat"], t["move"]) for t in p.latest["round"]["history"]] for p in people.values()
+        ]  # type: ignore[index]
+        assert public[0] == public[1]  # each also sees its own drawn tiles, and only those
+        assert len(ana.latest["round"]["history"]) >= 6
+        # The other seat is online on both screens, whichever process holds it.
+        assert ana.latest["seats"][1]["connected"] and ben.latest["seats"][0]["connected"]
+        ana.close()
+        ben.close()
+    finally:
+        stop([a, b])
+
+
+def test_a_killed_leader_is_replaced_within_five_seconds(pg_url: str, tmp_path: Path) -> None:
+    """Ana created her table on A (A leads it) but plays through B. A is
+    killed: within five seconds B leads the table and its bots play on;
+    nothing Ana was told of is lost."""
+    a, b = start(pg_url, tmp_path, 2, bot_delay=0.05)
+    try:
+        ana = Person(a.port)
+        ana.send(type="create", name="Ana", seats=["you", "greedy", "greedy"], rules={"players": 3})
+        joined = ana.until(lambda f: f["type"] == "joined")
+        code, token = joined["table"], joined["token"]
+        ana.state()
+        ana.close()
+        ana = Person(b.port)  # the same person, now through B
+        ana.send(type="resume", code=code, seat=0, token=token)
+        ana.until(lambda f: f["type"] == "joined")
+        frame = ana.state()
+        for _ in range(3):  # a few moves with A leading and B relaying
+            frame = ana.state(lambda f: bool(f["round"]["legal"]) or f["paused"])
+            if frame["paused"]:
+                ana.send(type="continue")
+                continue
+            n = len(frame["round"]["history"])
+            ana.act(frame["round"]["legal"][0])
+            frame = ana.state(lambda f, n=n: len(f["round"]["history"]) > n or f["paused"])
+        before = [t for t in frame["round"]["history"]]
+        a.kill()
+        killed = time.monotonic()
+        # Ana plays on as soon as she may: either it is her turn (her move is
+        # forwarded to the new leader) or the bots' (they move once B leads).
+        moved_at = None
+        for _ in range(60):
+            frame = ana.state(lambda f: True, timeout=15)
+            if frame["paused"] and 0 in frame["waiting"]:
+                ana.send(type="continue")
+                continue
+            if frame["round"]["legal"]:
+                ana.act(frame["round"]["legal"][0])
+                with contextlib.suppress(AssertionError):
+                    ana.until(lambda f: f["type"] in ("state", "error"), timeout=10)
+            if len(frame["round"]["history"]) > len(before) + 2 or frame["round"]["number"] > 1:
+                moved_at = time.monotonic()
+                break
+        assert moved_at is not None, "the game did not go on after the kill"
+        assert moved_at - killed < 10  # bots' delay and the person's answers included
+        assert frame["round"]["history"][: len(before)] == before or frame["round"]["number"] > 1
+        holder = health(b)
+        assert holder["ok"] and holder["leases"] >= 1
+        ana.close()
+    finally:
+        stop([a, b])
+
+
+def test_a_sigterm_hands_the_tables_over(pg_url: str, tmp_path: Path) -> None:
+    """SIGTERM: the process stops, its clients' sockets close (they come back
+    through another process) and its tables are led elsewhere at once."""
+    a, b = start(pg_url, tmp_path, 2, bot_delay=0.05)
+    try:
+        ana = Person(a.port)
+        ana.send(type="create", name="Ana", seats=["you", "greedy"], rules={"players": 2})
+        joined = ana.until(lambda f: f["type"] == "joined")
+        code, token = joined["table"], joined["token"]
+        ana.state()
+        a.proc.terminate()
+        # The socket is closed by the stopping server (a client reconnects).
+        with pytest.raises(Exception):  # noqa: B017 - closed, whichever way websockets says it
+            for _ in range(1000):
+                ana.recv(timeout=10)
+        # uvicorn stops gracefully, then raises the signal again to exit as asked.
+        assert a.proc.wait(timeout=15) in (0, -15)
+        stopped = time.monotonic()
+        ana = Person(b.port)
+        ana.send(type="resume", code=code, seat=0, token=token)
+        ana.until(lambda f: f["type"] == "joined")
+        # B leads the table within a few seconds: the game goes on there.
+        while health(b)["leases"] < 1:
+            assert time.monotonic() - stopped < 5, "nobody took the table over"
+            time.sleep(0.1)
+        frame = ana.now(lambda f: bool(f["round"]["legal"]), timeout=15)
+        n = len(frame["round"]["history"])
+        ana.act(frame["round"]["legal"][0])
+        # Ana's move and the bot's answer: B carries the game now.
+        ana.state(lambda f: len(f["round"]["history"]) >= n + 2 or f["round"]["number"] > 1)
+        ana.close()
+    finally:
+        stop([a, b])
+
+
+def test_two_leaders_never_store_one_move_twice(pg_url: str) -> None:
+    """A race: two lobbies on one database both believe they lead one table
+    (as two processes may for a moment when a lease changes hands) and both
+    run its bots with no delay. Each move number is stored once, the stored
+    game replays, and the losing writer saw its move refused."""
+    from passing_game import Match, Rules, parse_move
+    from passing_game.web.cluster import Solo
+    from passing_game.web.lobby import Lobby
+    from passing_game.web.store import NewTable, SeatRow, open_store
+
+    async def race() -> tuple[list[str], int]:
+        store_a, store_b = open_store(pg_url), open_store(pg_url)
+        rules = Rules(players=2, target=30)
+        seats = (SeatRow(0, "bot", "greedy", "greedy"), SeatRow(1, "bot", "random", "random"))
+        store_a.create_table(NewTable("RACE22", rules.to_dict(), 4242, seats))
+        refused = 0
+        lobbies = [Lobby(s, bot_delay=0, cluster=Solo()) for s in (store_a, store_b)]
+        try:
+            tables = [await lobby.get("RACE22") for lobby in lobbies]
+            original = [t._accept for t in tables if t is not None]
+
+            def counting(accept: Any) -> Any:
+                async def wrapped(*args: Any, **kw: Any) -> None:
+                    nonlocal refused
+                    try:
+                        await accept(*args, **kw)
+                    except Exception:
+                        refused += 1
+                        raise
+
+                return wrapped
+
+            for table, accept in zip(tables, original, strict=True):
+                assert table is not None
+                table._accept = counting(accept)  # type: ignore[method-assign]
+            for table in tables:
+                assert table is not None
+                table.kick()
+            deadline = time.monotonic() + 60
+            while not all(t is not None and t.match.is_over for t in tables):
+                assert time.monotonic() < deadline, "the raced game did not end"
+                await asyncio.sleep(0.05)
+        finally:
+            for lobby in lobbies:
+                await lobby.close()
+        stored = store_a.load_table("RACE22")
+        store_a.close()
+        store_b.close()
+        assert stored is not None
+        return list(stored.moves), refused
+
+    moves, refused = asyncio.run(race())
+    match = Match(Rules(players=2, target=30), 4242)
+    for text in moves:  # every stored move is legal where it stands: none twice
+        match.play(parse_move(text))
+    assert match.is_over
+    assert refused > 0, "the two leaders never raced"
+
+
+def test_a_second_server_on_one_sqlite_file_is_refused(tmp_path: Path) -> None:
+    """SQLite is for one process: a second server on the file says so and exits."""
+    db = tmp_path / "data" / "one.sqlite3"
+    first = Server(db, free_port(), tmp_path)
+    try:
+        second = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "passing_game",
+                "serve",
+                "--port",
+                str(free_port()),
+                "--db",
+                f"sqlite:///{db}",
+            ],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert second.returncode != 0
+        assert "another passing-game server already serves" in second.stderr
+        assert "PostgreSQL" in second.stderr
+        assert health(first)["ok"]
+    finally:
+        first.stop()
