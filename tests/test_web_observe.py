@@ -490,10 +490,6 @@ def test_no_token_of_the_play_is_anywhere_in_the_log(json_log: dict[str, Any]) -
     assert any(f"?invite={REDACTED}" in message for message in access), access
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 12: tables.py's move and seat log calls get extra={'table', 'event'}",
-)
 def test_a_moves_log_line_carries_its_table(json_log: dict[str, Any]) -> None:
     lines = lines_of(json_log)
     assert any(d.get("table") == json_log["code"] and d.get("event") == "move" for d in lines)

@@ -426,3 +426,18 @@ def test_the_record_marks_auto_played_moves(client: TestClient) -> None:
     assert "timeout" in marks.values()
     assert len(marked) <= len(marks)
     ws_a.__exit__(None, None, None)
+
+
+def test_moves_are_counted_and_timed_for_metrics(client: TestClient) -> None:
+    """Issue 12, seen from outside: every accepted move is counted by who made
+    it and timed from its check to its frames, for /metrics."""
+    ws_a, ana, _joined = open_table(client, ["you", "greedy"], target=5)
+    last = ana.play_out()
+    assert last["over"]
+    metrics = client.app.state.metrics  # type: ignore[attr-defined]
+    person = metrics.value("passing_game_moves_total", by="person")
+    bot = metrics.value("passing_game_moves_total", by="bot")
+    assert person and bot and person + bot == metrics.value("passing_game_move_seconds_count")
+    text = client.get("/metrics").text
+    assert 'passing_game_moves_total{by="bot"}' in text
+    ws_a.__exit__(None, None, None)

@@ -338,6 +338,8 @@ async def _socket(websocket: WebSocket) -> None:
             except Exception as exc:  # a database that is down must not end the connection
                 log.exception("could not carry out a %s message", _kind(text))
                 code = "store" if isinstance(exc, StoreError) else "server"
+                if code == "store":
+                    websocket.app.state.metrics.store_error()
                 conn.push(_error(state, _("the server could not save that; try again"), code))
     except WebSocketDisconnect:
         pass
@@ -413,7 +415,13 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = db if isinstance(db, Store) else open_store(db)
-        lobby = Lobby(store, bot_delay=bot_delay, bot_workers=bot_workers, timing=timing)
+        lobby = Lobby(
+            store,
+            bot_delay=bot_delay,
+            bot_workers=bot_workers,
+            timing=timing,
+            metrics=app.state.metrics,
+        )
         app.state.lobby = lobby
         # After uvicorn has set up its logging (idempotent: one filter however many apps).
         logging.getLogger("uvicorn.error").addFilter(QUIET_BAD_TEXT)

@@ -171,8 +171,10 @@ class PgCluster(Cluster):
         process: str | None = None,
         lease_for: float = LEASE_SECONDS,
         beat: float = BEAT_SECONDS,
+        on_bus_error: Callable[[], None] | None = None,
     ) -> None:
         super().__init__(process)
+        self._on_bus_error = on_bus_error
         self.store = store
         self.db = db
         self.lease_for = lease_for
@@ -189,8 +191,6 @@ class PgCluster(Cluster):
         self._running: set[asyncio.Future[None]] = set()
         self._listening = False
         self._closing = False
-        #: Errors talking on the bus (for /metrics).
-        self.bus_errors = 0
 
     # -- leases ---------------------------------------------------------------
 
@@ -319,12 +319,16 @@ class PgCluster(Cluster):
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                self.bus_errors += 1
+                self._bus_error()
                 log.warning("the bus went away (%s); listening again", type(exc).__name__)
             finally:
                 self._listening = False
             await asyncio.sleep(delay)
             delay = min(5.0, delay * 2)
+
+    def _bus_error(self) -> None:
+        if self._on_bus_error is not None:
+            self._on_bus_error()
 
     def _dispatch(self, channel: str, payload: str) -> None:
         try:
@@ -377,7 +381,7 @@ class PgCluster(Cluster):
                     except asyncio.CancelledError:
                         raise
                     except Exception as exc:
-                        self.bus_errors += 1
+                        self._bus_error()
                         log.warning("could not publish on the bus (%s)", type(exc).__name__)
                         with contextlib.suppress(Exception):
                             if conn is not None:

@@ -83,7 +83,12 @@ class Conn:
         if self.closed:
             return
         if self._queue.qsize() >= MAX_QUEUE:
-            log.warning("dropping a client that fell %d frames behind", MAX_QUEUE)
+            where = self.table.code if self.table is not None else None
+            log.warning(
+                "dropping a client that fell %d frames behind",
+                MAX_QUEUE,
+                extra={"table": where, "event": "slow-client"},
+            )
             self.close()
             return
         self._queue.put_nowait(text)

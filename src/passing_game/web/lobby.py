@@ -28,6 +28,7 @@ from passing_game.views import View
 from passing_game.web.botplay import bot_choices, pooled_choose
 from passing_game.web.cluster import Cluster, ForwardFailed, PgCluster, Solo
 from passing_game.web.conn import Actor, Conn, Relay
+from passing_game.web.observe import Metrics
 from passing_game.web.protocol import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -67,15 +68,22 @@ class Lobby:
         bot_workers: int = 0,
         timing: Timing | None = None,
         cluster: Cluster | Literal["auto"] = "auto",
+        metrics: Metrics | None = None,
     ) -> None:
         self.store = store
         self.db = AsyncStore(store)
+        #: What /metrics shows (web/observe.py).
+        self.metrics = metrics or Metrics(process=False)
         self.bot_delay = bot_delay
         self.bot_workers = bot_workers
         self.timing = timing or Timing()
         if cluster == "auto":
             # PostgreSQL may have other server processes on it; SQLite never does.
-            cluster = PgCluster(store, self.db) if isinstance(store, PostgresStore) else Solo()
+            cluster = (
+                PgCluster(store, self.db, on_bus_error=self.metrics.bus_error)
+                if isinstance(store, PostgresStore)
+                else Solo()
+            )
         self.cluster = cluster
         cluster.connect(
             on_event=self.on_event,
@@ -135,7 +143,7 @@ class Lobby:
             try:
                 table = await self.get(code)
             except Exception:
-                log.exception("table %s could not be restored", code)
+                log.exception("table %s could not be restored", code, extra={"table": code})
                 continue
             if table is not None:
                 async with table.lock:
@@ -225,7 +233,7 @@ class Lobby:
             if not self.cluster.solo:
                 self.spawn(self.cluster.release(code))
         if gone:
-            log.info("let go of %d idle table(s)", len(gone))
+            log.info("let go of %d idle table(s)", len(gone), extra={"event": "evict"})
         return gone
 
     async def get(self, code: str) -> Table | None:

@@ -150,6 +150,8 @@ class Table:
         self.remote: dict[int, set[str]] = {}
         #: What changed since the other processes were last told (the leader's).
         self.changes: dict[str, Any] = {}
+        #: Moves accepted since the last frames went out: when, and who made them.
+        self._timed: list[tuple[float, str]] = []
         self.seats: list[Seat] = []
         self._load(stored)
         # After a restart nobody is connected yet: nobody is offline for long.
@@ -374,6 +376,11 @@ class Table:
                 self._push_frames(seat.conns, seat.seat)
         if self.spectators:
             self._push_frames(self.spectators, None)
+        if self._timed:
+            done = time.perf_counter()
+            for started, by in self._timed:
+                self.lobby.metrics.move(done - started, by)
+            self._timed.clear()
         self.kick()
         self.arm()
 
@@ -655,7 +662,9 @@ class Table:
                 # Another process stored this move number first (a lease that
                 # changed hands): this one catches up and drops its own.
                 log.warning(
-                    "move %d was already stored elsewhere", self.seq + 1, extra={"table": self.code}
+                    "move %d was already stored elsewhere",
+                    self.seq + 1,
+                    extra={"table": self.code, "event": "duplicate-move"},
                 )
                 await self.reload()
                 self.broadcast()
@@ -680,10 +689,19 @@ class Table:
         if reason is not None:
             raise ProtocolError(reason, "illegal")
         held = self.seats[seat]
+        started = time.perf_counter()
         seat_changes = self._clock_changes(held, played_by, time.time())
         seq = self.seq + 1
         # Stored (committed) before anything changes here or anybody hears of it.
-        await self.db.append_move(self.code, seq, self.game, str(move), played_by)
+        try:
+            await self.db.append_move(self.code, seq, self.game, str(move), played_by)
+        except DuplicateMove:
+            raise
+        except Exception:
+            self.lobby.metrics.store_error()
+            raise
+        log.debug("move %d %s", seq, move, extra={"table": self.code, "event": "move"})
+        self._timed.append((started, played_by or ("bot" if held.kind == "bot" else "person")))
         self.seq = seq
         self.played_by.append(played_by)
         self.changes.setdefault("m", []).append([seq, str(move), played_by])
@@ -727,6 +745,7 @@ class Table:
         try:
             await self.db.finish_game(self.code, self.game, self.record())
         except Exception:
+            self.lobby.metrics.store_error()
             log.exception("the finished game's record was not stored", extra={"table": self.code})
 
     def record(self) -> str:
@@ -984,6 +1003,7 @@ class Table:
             await self.db.set_timer(self.code, wanted)
         except Exception:
             # The move itself is stored; a restart starts this timer afresh.
+            self.lobby.metrics.store_error()
             log.exception("the clock was not stored", extra={"table": self.code})
         self.timer = wanted
         self.changes["timer"] = True
