@@ -8,10 +8,11 @@ dropped (it resyncs when it reconnects).
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
+
+import orjson
 
 from passing_game.i18n import DEFAULT_LANGUAGE
 from passing_game.web.protocol import RateLimit
@@ -26,7 +27,12 @@ MAX_QUEUE = 200
 
 
 def encode(frame: dict[str, Any]) -> str:
-    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
+    """A frame as compact JSON text (orjson: a fifth of the time the standard library takes).
+
+    >>> encode({"type": "state", "name": "Ana Ñ", "legal": ["L3-5"]})
+    '{"type":"state","name":"Ana Ñ","legal":["L3-5"]}'
+    """
+    return orjson.dumps(frame).decode()
 
 
 class Actor(Protocol):
