@@ -331,3 +331,28 @@ def test_a_second_server_on_one_sqlite_file_is_refused(tmp_path: Path) -> None:
         assert health(first)["ok"]
     finally:
         first.stop()
+
+
+def test_a_person_on_a_killed_process_goes_offline_at_the_leader(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """Ben's socket is on process B, the table is led by A. B is killed: its
+    presence row says nothing more, and once B counts as dead the leader sees
+    Ben offline, and after the grace a stand-in plays for him (P26, P28)."""
+    a = Server(pg_url, free_port(), tmp_path, extra=("--offline-grace", "2"))
+    b = Server(pg_url, free_port(), tmp_path)
+    try:
+        ana = Person(a.port)
+        ana.send(type="create", name="Ana", seats=["you", "person"], rules={"players": 2})
+        code = ana.until(lambda f: f["type"] == "joined")["table"]
+        ben = Person(b.port)
+        ben.send(type="join", code=code, name="Ben")
+        ben.until(lambda f: f["type"] == "joined")
+        ana.state(lambda f: f["started"] and f["seats"][1]["connected"])
+        b.kill()
+        gone = ana.state(lambda f: not f["seats"][1]["connected"], timeout=30)
+        assert gone["seats"][1]["away"] is None
+        ana.state(lambda f: f["seats"][1]["standin"], timeout=15)
+        ana.close()
+    finally:
+        stop([a, b])

@@ -81,6 +81,7 @@ class Cluster(ABC):
         self._on_request: Requester | None = None
         self._on_lead: Callable[[str], Awaitable[None]] | None = None
         self._on_lost: Callable[[str], None] | None = None
+        self._on_tick: Callable[[], Awaitable[None]] | None = None
 
     def connect(
         self,
@@ -89,12 +90,15 @@ class Cluster(ABC):
         on_request: Requester,
         on_lead: Callable[[str], Awaitable[None]],
         on_lost: Callable[[str], None],
+        on_tick: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
-        """The lobby's callbacks: an event, a forwarded intent, a lease won or lost."""
+        """The lobby's callbacks: an event, a forwarded intent, a lease won or
+        lost, and a tick every few heartbeats."""
         self._on_event = on_event
         self._on_request = on_request
         self._on_lead = on_lead
         self._on_lost = on_lost
+        self._on_tick = on_tick
 
     async def start(self) -> None:  # noqa: B027 - nothing to start for one process
         """Start listening and beating."""
@@ -415,6 +419,8 @@ class PgCluster(Cluster):
                     dead = await self.db.run(self.store.forget_dead, time.time() - DEAD_SECONDS)
                     for process in dead:
                         log.info("forgot the silent process %s", process, extra={"event": "dead"})
+                    if self._on_tick is not None:
+                        await self._on_tick()
             except asyncio.CancelledError:
                 raise
             except Exception:

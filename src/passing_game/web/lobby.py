@@ -90,6 +90,7 @@ class Lobby:
             on_request=self.on_request,
             on_lead=self.on_lead,
             on_lost=self.on_lost,
+            on_tick=self.on_tick,
         )
         self._pool: ProcessPoolExecutor | None = None
         self.tables: dict[str, Table] = {}
@@ -169,6 +170,17 @@ class Lobby:
             await table._update_timer()
             table.changes["reset"] = 1  # the others start again from the store
             table.broadcast()
+
+    async def on_tick(self) -> None:
+        """Now and then: who is connected where, as the store says (a process that
+        died without a word leaves presence behind until it counts as dead)."""
+        for table in list(self.tables.values()):
+            if table.remote and table.leader:
+                async with table.lock:
+                    before = {s: set(p) for s, p in table.remote.items() if p}
+                    table.remote = await self.cluster.present_elsewhere(table.code)
+                    if before != {s: p for s, p in table.remote.items() if p}:
+                        table.presence_changed()
 
     def on_lost(self, code: str) -> None:
         table = self.tables.get(code)
@@ -365,8 +377,11 @@ class Lobby:
         for attempt in range(5):
             if table.leader:
                 return await table.run(actor, intent, extra)
-            holder = await self.cluster.holder(table.code)
+            # The leader as the last event named it, else as the store says.
+            holder = table.holder or await self.cluster.holder(table.code)
+            table.holder = holder
             if holder is None or holder == self.cluster.process:
+                table.holder = None
                 if await self.cluster.claim(table.code):
                     await self.on_lead(table.code)
                 continue
@@ -381,9 +396,11 @@ class Lobby:
                 reply = await self.cluster.forward(holder, request)
             except ForwardFailed:
                 log.warning("the leader %s did not answer", holder, extra={"table": table.code})
+                table.holder = None
                 await asyncio.sleep(0.2 * (attempt + 1))
                 continue
             if reply.get("moved"):
+                table.holder = None
                 await asyncio.sleep(0.1 * (attempt + 1))
                 continue
             for frame in reply.get("out") or ():

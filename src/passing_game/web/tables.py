@@ -456,8 +456,6 @@ class Table:
                     self.timer = None if timer is None else Timer(*timer)
             if "q" in event or "reset" in event:
                 self.broadcast()
-            elif "pres" in event:
-                self.broadcast(urgent=False)
 
     def _presence(self, event: dict[str, Any]) -> None:
         seat, conns = int(event["pres"][0]), int(event["pres"][1])
@@ -466,13 +464,22 @@ class Table:
         procs = self.remote.setdefault(seat, set())
         if conns > 0:
             procs.add(str(event["p"]))
-            self.seats[seat].offline_since = None
         else:
             procs.discard(str(event["p"]))
-            if not self.connected(seat) and self.seats[seat].is_person:
-                self.seats[seat].offline_since = time.time()
-        if self.leader:
-            self.arm()
+        self.presence_changed()
+
+    def presence_changed(self) -> None:
+        """Who is connected changed: offline clocks start or stop, timers move."""
+        now = time.time()
+        for held in self.seats:
+            if not held.is_person:
+                continue
+            if self.connected(held.seat):
+                held.offline_since = None
+            elif held.offline_since is None:
+                held.offline_since = now
+        self.arm()
+        self.broadcast(urgent=False)
 
     def _apply_moves(self, moves: Sequence[Sequence[Any]]) -> None:
         for seq, text, by in moves:
