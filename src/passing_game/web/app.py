@@ -62,6 +62,8 @@ from passing_game.rules import (
     Rules,
 )
 from passing_game.web import i18n as page_i18n
+from passing_game.web.account_api import ROUTES as ACCOUNT_ROUTES
+from passing_game.web.accounts import SESSION_COOKIE, Accounts
 from passing_game.web.botplay import bot_choices, level_choices
 from passing_game.web.conn import Conn
 from passing_game.web.frames import level_word
@@ -306,6 +308,12 @@ async def _socket(websocket: WebSocket) -> None:
     conn = Conn(websocket.send_text)
     conn.language = current_language()  # chosen by LanguageMiddleware
     conn.limit = RateLimit(*websocket.app.state.rate_limit)
+    # The signed-in person, from the session cookie the socket came with.
+    session = websocket.cookies.get(SESSION_COOKIE)
+    if session:
+        user = await lobby.db.run(websocket.app.state.accounts.user_of, session)
+        if user is not None:
+            conn.user_id, conn.user_name = user.id, user.name
 
     async def pump() -> None:
         try:
@@ -415,6 +423,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = db if isinstance(db, Store) else open_store(db)
+        app.state.accounts = Accounts(store)
         lobby = Lobby(
             store,
             bot_delay=bot_delay,
@@ -437,6 +446,7 @@ def create_app(
                 store.close()
 
     routes = [
+        *ACCOUNT_ROUTES,
         Route("/", _page),
         Route("/t/{code}", _page),
         Route("/api/config", _config),

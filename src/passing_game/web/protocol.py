@@ -12,10 +12,11 @@ intent                fields besides ``type``
 ====================  =================================================
 ``create``            ``name``, ``seats`` (one entry per seat: ``"you"``
                       once, ``"person"``, or a bot level), ``rules``,
-                      optional ``clock``
+                      optional ``clock``, ``rated``, ``public``
 ``join``              ``code``, ``name``, optional ``seat`` or ``invite``
 ``watch``             ``code``
-``resume``            ``code``, ``seat``, ``token``
+``resume``            ``code``, ``seat``, ``token`` (not needed for a
+                      signed-in person's own seat)
 ``play``              ``move`` in move notation (``L3-5``, ``R6-6``)
 ``draw`` ``pass``     none
 ``hint`` ``continue`` none
@@ -257,6 +258,12 @@ def parse_seats(value: Any, players: int, levels: tuple[str, ...]) -> tuple[str,
     return seats
 
 
+def _flag(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ProtocolError(_("a yes/no field must be true or false"))
+    return value
+
+
 def _level(value: Any) -> str:
     return _str(value, _("level"), 40)
 
@@ -315,11 +322,11 @@ Checker = Callable[[Any], Any]
 SCHEMA: dict[str, tuple[dict[str, Checker], dict[str, Checker]]] = {
     "create": (
         {"name": clean_name, "seats": lambda v: v, "rules": lambda v: v},
-        {"clock": lambda v: v},
+        {"clock": lambda v: v, "rated": _flag, "public": _flag},
     ),
     "join": ({"code": clean_code, "name": clean_name}, {"seat": _seat, "invite": _token}),
     "watch": ({"code": clean_code}, {}),
-    "resume": ({"code": clean_code, "seat": _seat, "token": _token}, {}),
+    "resume": ({"code": clean_code, "seat": _seat}, {"token": _token}),
     "play": ({"move": _move}, {}),
     "draw": ({}, {}),
     "pass": ({}, {}),

@@ -170,6 +170,9 @@ class Table:
         ]
         self.creator = stored.creator
         self.clock = stored.clock
+        self.rated = stored.rated
+        self.public = stored.public
+        self.origin = stored.origin
         self.timer = stored.timer
         self.game = stored.game
         self.seq = stored.last_seq
@@ -528,8 +531,17 @@ class Table:
         seat.row = row
         self.changes["seats"] = True
 
-    async def claim(self, seat: int | None, name: str, token_hash: str) -> int:
+    def _check_account(self, user_id: str | None) -> None:
+        if self.rated and user_id is None:
+            raise ProtocolError(_("sign in to play a rated game"), "signed-out")
+        if user_id is not None and any(s.row.user_id == user_id for s in self.seats):
+            raise ProtocolError(_("you already have a seat at this table"), "seat-taken")
+
+    async def claim(
+        self, seat: int | None, name: str, token_hash: str, user_id: str | None = None
+    ) -> int:
         """A person takes an open seat with the token whose hash is given; returns the seat."""
+        self._check_account(user_id)
         if seat is None:
             seat = next((s.seat for s in self.seats if s.kind == "open"), None)
             if seat is None:
@@ -541,15 +553,21 @@ class Table:
         target = self.seats[seat]
         if target.kind != "open":
             raise ProtocolError(_("that seat is taken"), "seat-taken")
-        await self.save_seat(target, kind="human", name=name, level=None, token_hash=token_hash)
+        await self.save_seat(
+            target, kind="human", name=name, level=None, token_hash=token_hash, user_id=user_id
+        )
         self.bots[seat] = make_bot(STAND_IN_LEVEL, self.seed, seat)
         return seat
 
-    async def claim_invite(self, invite_hash: str, name: str, token_hash: str) -> int:
+    async def claim_invite(
+        self, invite_hash: str, name: str, token_hash: str, user_id: str | None = None
+    ) -> int:
         """Whoever opens a seat's invitation gets the seat; the invitation is then used up."""
         for seat in self.seats:
             held = seat.row.invite_hash
             if held is not None and hmac.compare_digest(held, invite_hash):
+                if self.rated and user_id is None:
+                    raise ProtocolError(_("sign in to play a rated game"), "signed-out")
                 await self.save_seat(
                     seat,
                     name=name,
@@ -557,6 +575,7 @@ class Table:
                     invite_hash=None,
                     away=None,
                     timeouts=0,
+                    user_id=user_id,
                 )
                 self._refuse(seat)
                 log.info(
@@ -576,6 +595,20 @@ class Table:
             and held.token_hash is not None
             and hmac.compare_digest(held.token_hash, hash_token(token))
         )
+
+    async def check_owner(self, seat: int, user_id: str | None) -> None:
+        """Refuse a seat that is not the signed-in person's own (resuming without a token)."""
+        if not 0 <= seat < len(self.seats):
+            raise ProtocolError(
+                _("this table has no seat {seat}").format(seat=seat + 1), "bad-seat"
+            )
+        if user_id is not None and self.seats[seat].row.user_id != user_id and not self.leader:
+            stored = await self.db.load_table(self.code)
+            if stored is not None and len(stored.seats) > seat:
+                self.seats[seat].row = stored.seats[seat]
+        held = self.seats[seat].row
+        if user_id is None or held.kind != "human" or held.user_id != user_id:
+            raise ProtocolError(_("that seat token is not valid"), "bad-token")
 
     async def check_token(self, seat: int, token: str) -> None:
         """Refuse a seat token that is not the seat's (a reload takes a seat back with it).
@@ -772,12 +805,14 @@ class Table:
     async def _run(self, actor: Actor, intent: Intent, extra: dict[str, Any]) -> dict[str, Any]:
         kind = intent.type
         if kind == "join":
+            user_id = extra.get("user_id")
+            name = extra.get("user_name") or intent["name"]
             if extra.get("invite_hash"):
                 taken = await self.claim_invite(
-                    extra["invite_hash"], intent["name"], extra["token_hash"]
+                    extra["invite_hash"], name, extra["token_hash"], user_id
                 )
             else:
-                taken = await self.claim(intent.get("seat"), intent["name"], extra["token_hash"])
+                taken = await self.claim(intent.get("seat"), name, extra["token_hash"], user_id)
             await self._update_timer()
             self.broadcast()
             return {"seat": taken}
