@@ -10,6 +10,8 @@ tables (``passing_game.web.tables``) and serves:
 ``GET /api/i18n``           every text the page shows, through ``_`` (web/i18n.py)
 ``GET /api/rules``          the players' rules for the page's rules panel
 ``GET /api/tables/CODE/record?game=N``  a finished game's record
+``GET /api/tables/public``  public tables to join or watch (web/quickplay.py)
+``GET /api/daily[/DAY]``    the daily deal's table of the day (web/daily.py)
 ``GET /healthz``            whether the store and the bus answer (503 if not)
 ``GET /metrics``            this process's metrics, Prometheus' text format
 ``WS  /ws``                 the game: intents in, frames out
@@ -66,6 +68,7 @@ from passing_game.web.account_api import ROUTES as ACCOUNT_ROUTES
 from passing_game.web.accounts import SESSION_COOKIE, Accounts
 from passing_game.web.botplay import bot_choices, level_choices
 from passing_game.web.conn import Conn
+from passing_game.web.daily import ROUTES as DAILY_ROUTES
 from passing_game.web.frames import level_word
 from passing_game.web.lobby import Lobby
 from passing_game.web.observe import Health, Metrics
@@ -79,6 +82,7 @@ from passing_game.web.protocol import (
     parse_intent,
     shown,
 )
+from passing_game.web.quickplay import ROUTES as QUICK_ROUTES
 from passing_game.web.store import Store, StoreError, open_store
 from passing_game.web.tables import Timing
 
@@ -353,6 +357,7 @@ async def _socket(websocket: WebSocket) -> None:
         pass
     finally:
         connections.dec()
+        lobby.quick.gone(conn)  # a person waiting for quick play leaves the queue
         lobby.detach(conn)
         conn.close()
         with contextlib.suppress(Exception):
@@ -447,6 +452,8 @@ def create_app(
 
     routes = [
         *ACCOUNT_ROUTES,
+        *QUICK_ROUTES,
+        *DAILY_ROUTES,
         Route("/", _page),
         Route("/t/{code}", _page),
         Route("/api/config", _config),

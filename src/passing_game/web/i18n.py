@@ -74,6 +74,28 @@ PAGE_PLURALS: dict[str, Callable[[int], str]] = {
     "Next round in {n} second": lambda n: ngettext(
         "Next round in {n} second", "Next round in {n} seconds", n
     ),
+    # Quick play, the public tables and the daily deal (issue 13).
+    "{n} player": lambda n: ngettext("{n} player", "{n} players", n),
+    "{n} person waiting for this game": lambda n: ngettext(
+        "{n} person waiting for this game", "{n} people waiting for this game", n
+    ),
+    "Bots can fill the empty seats in {n} second": lambda n: ngettext(
+        "Bots can fill the empty seats in {n} second",
+        "Bots can fill the empty seats in {n} seconds",
+        n,
+    ),
+    "to {n} point": lambda n: ngettext("to {n} point", "to {n} points", n),
+    "Everyone plays the same cards: {n} round against the {level} bot.": lambda n: ngettext(
+        "Everyone plays the same cards: {n} round against the {level} bot.",
+        "Everyone plays the same cards: {n} rounds against the {level} bot.",
+        n,
+    ),
+    "{n} person still playing": lambda n: ngettext(
+        "{n} person still playing", "{n} people still playing", n
+    ),
+    "Score pad · {n} round": lambda n: ngettext(
+        "Score pad · {n} round", "Score pad · {n} rounds", n
+    ),
 }
 
 _LANGUAGE_RANGE = re.compile(r"^(?:\*|[A-Za-z]{1,8}(?:[-_][A-Za-z0-9]{1,8})*)$")

@@ -28,6 +28,7 @@ from passing_game.views import View
 from passing_game.web.botplay import bot_choices, pooled_choose
 from passing_game.web.cluster import Cluster, ForwardFailed, PgCluster, Solo
 from passing_game.web.conn import Actor, Conn, Relay
+from passing_game.web.daily import play_daily
 from passing_game.web.observe import Metrics
 from passing_game.web.protocol import (
     CODE_ALPHABET,
@@ -39,6 +40,7 @@ from passing_game.web.protocol import (
     parse_rules,
     parse_seats,
 )
+from passing_game.web.quickplay import QUICK_INTENTS, QuickPlay
 from passing_game.web.store import (
     AsyncStore,
     NewTable,
@@ -97,6 +99,8 @@ class Lobby:
         self.closing = False
         self._tasks: set[asyncio.Task[Any]] = set()
         self._sweeper: asyncio.Task[None] | None = None
+        #: Quick play's waiting people in this process (the queue is in the store).
+        self.quick = QuickPlay(self)
 
     async def start(self) -> int:
         """Join the other processes (if any), then resume what this process leads."""
@@ -364,6 +368,12 @@ class Lobby:
             conn.push(self.joined(table, None, None))
             await table.attach(conn, None)
             return
+        if kind in QUICK_INTENTS:
+            await self.quick.handle(conn, intent)
+            return
+        if kind == "daily":
+            await play_daily(self, conn)
+            return
         at = conn.table
         if at is None:
             raise ProtocolError(_("join a table first"), "no-table")
@@ -455,6 +465,7 @@ class Lobby:
     async def close(self) -> None:
         """Stop: no more bots or timers here, every lease handed over, writes finished."""
         self.closing = True
+        await self.quick.close()
         for table in self.tables.values():
             table.stop_leading()
         await self.cluster.stop()

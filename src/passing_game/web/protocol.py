@@ -25,6 +25,11 @@ intent                fields besides ``type``
 ``resign``            none (a two-player game)
 ``invite``            ``seat`` (the creator: a new one-time invitation)
 ``hand_over``         ``seat``, ``level`` (the creator: a bot takes the seat)
+``quick``             ``players`` (2-4), optional ``rated``, ``name`` (quick
+                      play: wait to be seated with others, web/quickplay.py)
+``quick_fill``        none (bots take the seats nobody waits for)
+``quick_cancel``      none (stop waiting)
+``daily``             none (today's daily deal, web/daily.py)
 ====================  =================================================
 
 >>> parse_intent('{"type": "play", "move": "l5-3"}')
@@ -264,6 +269,12 @@ def _flag(value: Any) -> bool:
     return value
 
 
+def _players(value: Any) -> int:
+    if isinstance(value, bool) or value not in (2, 3, 4):
+        raise ProtocolError(_("players must be 2, 3 or 4"))
+    return int(value)
+
+
 def _level(value: Any) -> str:
     return _str(value, _("level"), 40)
 
@@ -339,6 +350,10 @@ SCHEMA: dict[str, tuple[dict[str, Checker], dict[str, Checker]]] = {
     "resign": ({}, {}),
     "invite": ({"seat": _seat}, {}),
     "hand_over": ({"seat": _seat, "level": _level}, {}),
+    "quick": ({"players": _players}, {"rated": _flag, "name": clean_name}),
+    "quick_fill": ({}, {}),
+    "quick_cancel": ({}, {}),
+    "daily": ({}, {}),
 }
 
 

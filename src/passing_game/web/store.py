@@ -471,6 +471,11 @@ class Tx:
         """Whether ``exc`` is a unique or foreign key refusal."""
         return self._store._is_integrity_error(exc)
 
+    def create_table(self, table: NewTable) -> None:
+        """Store a new table as ``Store.create_table`` does, inside this transaction
+        (quick play seats the people it takes from the queue in the same one)."""
+        self._store._insert_table(self.cur, table)
+
 
 def _rules_text(rules: dict[str, Any]) -> str:
     return json.dumps(rules, sort_keys=True)
@@ -552,36 +557,40 @@ class _SqlStore(Store):
     # -- the interface -----------------------------------------------------
 
     def create_table(self, table: NewTable) -> None:
-        created = table.created or time.time()
-        clock = None if table.clock is None else json.dumps(table.clock, sort_keys=True)
         try:
             with self._transaction() as cur:
-                self._exec(
-                    cur,
-                    "INSERT INTO web_tables (code, created, rules, game, creator, clock, rated,"
-                    " public, origin) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?)",
-                    (
-                        table.code,
-                        created,
-                        _rules_text(table.rules),
-                        table.creator,
-                        clock,
-                        int(table.rated),
-                        int(table.public),
-                        table.origin,
-                    ),
-                )
-                for seat in table.seats:
-                    self._insert_seat(cur, table.code, seat)
-                self._exec(
-                    cur,
-                    "INSERT INTO web_games (code, game, seed, first_seq) VALUES (?, 1, ?, 1)",
-                    (table.code, table.seed),
-                )
+                self._insert_table(cur, table)
         except Exception as exc:
             if self._is_integrity_error(exc):
                 raise StoreError(f"table {table.code} already exists") from None
             raise
+
+    def _insert_table(self, cur: Any, table: NewTable) -> None:
+        """A new table's rows, inside the caller's transaction (``Tx.create_table``)."""
+        created = table.created or time.time()
+        clock = None if table.clock is None else json.dumps(table.clock, sort_keys=True)
+        self._exec(
+            cur,
+            "INSERT INTO web_tables (code, created, rules, game, creator, clock, rated,"
+            " public, origin) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?)",
+            (
+                table.code,
+                created,
+                _rules_text(table.rules),
+                table.creator,
+                clock,
+                int(table.rated),
+                int(table.public),
+                table.origin,
+            ),
+        )
+        for seat in table.seats:
+            self._insert_seat(cur, table.code, seat)
+        self._exec(
+            cur,
+            "INSERT INTO web_games (code, game, seed, first_seq) VALUES (?, 1, ?, 1)",
+            (table.code, table.seed),
+        )
 
     _SEAT_COLUMNS = (
         "kind, name, level, token_hash, bank, timeouts, away, invite_hash, seen, user_id"

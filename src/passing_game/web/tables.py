@@ -34,7 +34,6 @@ from typing import TYPE_CHECKING, Any
 
 from passing_game.errors import PassingGameError
 from passing_game.i18n import N_, _, using_language
-from passing_game.match import Match
 from passing_game.moves import DRAW, PASS, Move, parse_move
 from passing_game.records import dump_record
 from passing_game.rules import Rules
@@ -48,6 +47,7 @@ from passing_game.web.botplay import (
     make_bot,
 )
 from passing_game.web.conn import Actor, Conn, encode
+from passing_game.web.daily import DAILY_ROUNDS, daily_record, match_for
 from passing_game.web.protocol import Intent, ProtocolError
 from passing_game.web.store import (
     AsyncStore,
@@ -193,7 +193,8 @@ class Table:
 
     def _start_game(self, seed: int) -> None:
         self.seed = seed
-        self.match = Match(self.rules, seed)
+        # A daily deal's match ends after its rounds (web/daily.py, P31).
+        self.match = match_for(self.origin, self.rules, seed)
         self.played_by = []
         self.resigned = None
         self.bots = {s.seat: make_bot(self._level(s), seed, s.seat) for s in self.seats}
@@ -323,6 +324,8 @@ class Table:
             and not self.seats[viewer].stand_in
         )
         frame["resigned"] = self.resigned
+        if self.origin == "daily":
+            frame["daily"] = {"rounds": DAILY_ROUNDS}
         return frame
 
     def round_played_by(self) -> list[str | None]:
@@ -789,7 +792,8 @@ class Table:
             log.exception("the finished game's record was not stored", extra={"table": self.code})
 
     def record(self) -> str:
-        return dump_record(self.match, names=self.names(), marks=self.marks())
+        text = dump_record(self.match, names=self.names(), marks=self.marks())
+        return daily_record(text) if self.origin == "daily" else text
 
     async def run(self, actor: Actor, intent: Intent, extra: dict[str, Any]) -> dict[str, Any]:
         """Carry out a seated person's intent that changes the table (the leader only).
@@ -949,6 +953,8 @@ class Table:
     async def rematch(self) -> None:
         if not self.match.is_over:
             raise ProtocolError(_("a rematch starts once the game is over"), "not-over")
+        if self.origin == "daily":
+            raise ProtocolError(_("the daily deal is played once a day"), "daily-once")
         seed = secrets.randbits(63)
         await self.db.start_game(self.code, self.game + 1, seed)
         self.game += 1

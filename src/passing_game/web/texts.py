@@ -208,4 +208,64 @@ PAGE_TEXTS: dict[str, str] = {
     "Your team": N_("Your team"),
     "Team": N_("Team"),
     "Seats {a}+{b}": N_("Seats {a}+{b}"),
+    # Quick play, the public tables and the daily deal (issue 13: web/quickplay.py, web/daily.py).
+    "Play now": N_("Play now"),
+    "Sit down with other people who want to play now.": N_(
+        "Sit down with other people who want to play now."
+    ),
+    "Playing as {name}": N_("Playing as {name}"),
+    "Rated game": N_("Rated game"),
+    "Sign in to play rated games.": N_("Sign in to play rated games."),
+    "Looking for players…": N_("Looking for players…"),
+    "Rated": N_("Rated"),
+    # TRANSLATORS: a quick-play game that does not count for the ratings.
+    "Casual": N_("Casual"),
+    # TRANSLATORS: how long the person has waited for players, e.g. "Waiting for 0:42".
+    "Waiting for {time}": N_("Waiting for {time}"),
+    "Nobody else yet? Bots can fill the empty seats.": N_(
+        "Nobody else yet? Bots can fill the empty seats."
+    ),
+    "A game with bots is not rated.": N_("A game with bots is not rated."),
+    "Fill the empty seats with bots": N_("Fill the empty seats with bots"),
+    "Stop waiting": N_("Stop waiting"),
+    "List this table": N_("List this table"),
+    "Anyone can find a listed table in the public tables, to join or to watch.": N_(
+        "Anyone can find a listed table in the public tables, to join or to watch."
+    ),
+    "Public tables": N_("Public tables"),
+    "Refresh": N_("Refresh"),
+    "No public tables right now.": N_("No public tables right now."),
+    "Waiting for players": N_("Waiting for players"),
+    "Playing": N_("Playing"),
+    "{taken} of {seats} seats taken": N_("{taken} of {seats} seats taken"),
+    "Partnerships": N_("Partnerships"),
+    "The server could not be reached; try again.": N_(
+        "The server could not be reached; try again."
+    ),
+    "Daily deal": N_("Daily deal"),
+    # TRANSLATORS: {day} is a date written 2026-01-31.
+    "Daily deal · {day}": N_("Daily deal · {day}"),
+    "One attempt per account. Ranked by net: your points minus the bot's.": N_(
+        "One attempt per account. Ranked by net: your points minus the bot's."
+    ),
+    "Sign in to play the daily deal.": N_("Sign in to play the daily deal."),
+    "Play today's deal": N_("Play today's deal"),
+    "See your game": N_("See your game"),
+    "Back to your game": N_("Back to your game"),
+    "Previous day": N_("Previous day"),
+    "Next day": N_("Next day"),
+    "No results yet today.": N_("No results yet today."),
+    "No results for this day.": N_("No results for this day."),
+    "The day's results": N_("The day's results"),
+    "Rank": N_("Rank"),
+    "Player": N_("Player"),
+    "Points": N_("Points"),
+    # TRANSLATORS: a column of the daily deal's table: the bot's points.
+    "Bot": N_("Bot"),
+    # TRANSLATORS: a column of the daily deal's table: the player's points minus the bot's.
+    "Net": N_("Net"),
+    # TRANSLATORS: as in duplicate bridge: the share of the others beaten (a tie counts half).
+    "Matchpoints": N_("Matchpoints"),
+    # TRANSLATORS: a percentage, e.g. "66.7%"; {n} is already written as a number of the language.
+    "{n}%": N_("{n}%"),
 }

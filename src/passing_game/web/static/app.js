@@ -146,6 +146,7 @@ function connect() {
     S.last = -1;
     const queued = S.queue.splice(0);
     if (S.code && !queued.some((m) => m.type === "join" || m.type === "create" || m.type === "resume" || m.type === "watch")) takeSeat();
+    Quick.reopened();
     for (const msg of queued) ws.send(JSON.stringify(msg));
     render();
   });
@@ -238,6 +239,7 @@ function takeSeat() {
 }
 
 function receive(msg) {
+  if (Quick.receive(msg)) return; // quick play's own frames (quickplay.js)
   if (msg.type === "joined") {
     S.code = msg.table;
     S.seat = msg.seat;
@@ -748,7 +750,7 @@ function padHead(frame, side) {
 
 function renderPad(frame) {
   const table = h("table", { class: "pad" },
-    h("caption", { text: t("Score pad · first to {n}", { n: frame.target }) }),
+    h("caption", { text: frame.daily ? nt("Score pad · {n} round", frame.daily.rounds) : t("Score pad · first to {n}", { n: frame.target }) }),
     h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("Round") }), frame.scores.map((_, side) => padHead(frame, side)))),
     h("tbody", {}, frame.pad.map((row) => h("tr", {},
       h("th", { scope: "row", text: String(row.round), title: row.reason_word }),
@@ -781,7 +783,7 @@ function renderSummary(frame) {
   const live = online();
   const buttons = [];
   if (frame.over) {
-    if (!frame.spectator) buttons.push(h("button", { type: "button", class: "primary", id: "rematch-button", "data-key": "rematch", "aria-disabled": live ? null : "true", onclick: () => { if (act({ type: "rematch" })) { S.summaryOpen = false; render(); } } }, t("Rematch")));
+    if (!frame.spectator && !frame.daily) buttons.push(h("button", { type: "button", class: "primary", id: "rematch-button", "data-key": "rematch", "aria-disabled": live ? null : "true", onclick: () => { if (act({ type: "rematch" })) { S.summaryOpen = false; render(); } } }, t("Rematch")));
     buttons.push(h("a", { class: "button", href: `/api/tables/${frame.table}/record?game=${frame.game}`, download: "" }, t("Download the record")));
     buttons.push(h("a", { class: "button", href: "/" }, t("Back to the lobby")));
     buttons.push(h("button", { type: "button", "data-key": "close-summary", onclick: () => { S.summaryOpen = false; render(); } }, t("Close")));

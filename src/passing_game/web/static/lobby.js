@@ -65,6 +65,9 @@ function renderLobby() {
       h("label", { class: "check" }, teams, h("span", { text: t("Partnerships (seats 1+3 against 2+4)") }))),
     h("fieldset", {}, h("legend", { text: t("Seats") }), h("ol", { class: "seat-list" }, seatRows)),
     field(t("Clock"), clock, t("When someone's time runs out, the game makes a move for them.")),
+    h("label", { class: "check" }, h("input", { type: "checkbox", name: "public", id: "f-public", checked: !!S.lobbyPublic,
+      onchange: (e) => { S.lobbyPublic = e.target.checked; } }), h("span", { text: t("List this table") })),
+    h("p", { class: "hint", text: t("Anyone can find a listed table in the public tables, to join or to watch.") }),
     h("details", { class: "rules-box", open: !!S.rulesOpen, ontoggle: (e) => { S.rulesOpen = e.target.open; } }, h("summary", { text: t("Rules and variants") }),
       field(t("Drawing"), rule("draw", cfg.rules.draw, "ends-turn")),
       field(t("Passing"), rule("passing", cfg.rules.passing, "free")),
@@ -93,7 +96,9 @@ function renderLobby() {
       h("div", { class: "hero-tiles", "aria-hidden": "true" }, domino(6, 6), domino(3, 5, { across: true }), domino(1, 4)),
       h("h1", { text: t("The Passing Game") }),
       h("p", { class: "tagline", text: t("A domino game for 2 to 4 players. Play friends or bots in your browser.") })),
-    h("div", { class: "lobby-cards" }, form, join));
+    Quick.lobbyTop(), // quickplay.js: Play now, the daily deal
+    h("div", { class: "lobby-cards" }, form, join),
+    Quick.lobbyBottom()); // quickplay.js: the public tables
 }
 
 function createTable() {
@@ -116,6 +121,7 @@ function createTable() {
   const msg = { type: "create", name, seats, rules };
   // "none" is the default: left out, so that a server without clocks still takes the table.
   if (S.lobbyClock && S.lobbyClock !== "none") msg.clock = S.lobbyClock;
+  if (S.lobbyPublic) msg.public = true;
   send(msg);
 }
 
