@@ -312,6 +312,13 @@ function todayUtc() {
   return new Date().toISOString().slice(0, 10);
 }
 
+// Somebody signed in or out (account.js): the rated switch, the daily deal's button and "you".
+window.addEventListener("passing-game:account", (event) => {
+  Quick.user = (event.detail && event.detail.user) || null;
+  if (!Quick.user) Quick.rated = false;
+  Quick.refresh(true);
+});
+
 // -- the lobby's hooks (lobby.js) ----------------------------------------------------------
 
 Quick.lobbyTop = function () {
