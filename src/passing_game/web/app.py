@@ -12,6 +12,7 @@ tables (``passing_game.web.tables``) and serves:
 ``GET /api/tables/CODE/record?game=N``  a finished game's record
 ``GET /api/tables/public``  public tables to join or watch (web/quickplay.py)
 ``GET /api/daily[/DAY]``    the daily deal's table of the day (web/daily.py)
+``GET /replay[/CODE/GAME]``  a finished game's replay and analysis (web/review.py)
 ``GET /healthz``            whether the store and the bus answer (503 if not)
 ``GET /metrics``            this process's metrics, Prometheus' text format
 ``WS  /ws``                 the game: intents in, frames out
@@ -83,6 +84,7 @@ from passing_game.web.protocol import (
     shown,
 )
 from passing_game.web.quickplay import ROUTES as QUICK_ROUTES
+from passing_game.web.review import ROUTES as REVIEW_ROUTES
 from passing_game.web.store import Store, StoreError, open_store
 from passing_game.web.tables import Timing
 
@@ -452,6 +454,7 @@ def create_app(
 
     routes = [
         *ACCOUNT_ROUTES,
+        *REVIEW_ROUTES,
         *QUICK_ROUTES,
         *DAILY_ROUTES,
         Route("/", _page),

@@ -785,6 +785,7 @@ function renderSummary(frame) {
   if (frame.over) {
     if (!frame.spectator && !frame.daily) buttons.push(h("button", { type: "button", class: "primary", id: "rematch-button", "data-key": "rematch", "aria-disabled": live ? null : "true", onclick: () => { if (act({ type: "rematch" })) { S.summaryOpen = false; render(); } } }, t("Rematch")));
     buttons.push(h("a", { class: "button", href: `/api/tables/${frame.table}/record?game=${frame.game}`, download: "" }, t("Download the record")));
+    buttons.push(h("a", { class: "button", id: "replay-link", href: `/replay/${frame.table}/${frame.game}` }, t("Replay and analysis")));
     buttons.push(h("a", { class: "button", href: "/" }, t("Back to the lobby")));
     buttons.push(h("button", { type: "button", "data-key": "close-summary", onclick: () => { S.summaryOpen = false; render(); } }, t("Close")));
   } else {
@@ -949,7 +950,8 @@ function render() {
   const logEl = document.getElementById("log");
   const atBottom = !logEl || logEl.scrollTop + logEl.clientHeight >= logEl.scrollHeight - 4;
   let page;
-  if (S.frame && S.code === S.frame.table) page = renderTable();
+  if (Replay.active()) page = Replay.render(); // a finished game's replay (replay.js)
+  else if (S.frame && S.code === S.frame.table) page = renderTable();
   else if (S.code && (S.invite || !savedSeat(S.code)) && !S.watching) page = renderJoinPanel();
   else if (S.code) page = h("main", { class: "lobby" }, h("p", { class: "loading", text: t("Connecting…") }));
   else page = renderLobby();
@@ -968,6 +970,10 @@ function onKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   if (S.rulesPanel) {
     if (event.key === "Escape") closeRules();
+    return;
+  }
+  if (Replay.active()) {
+    Replay.onKey(event);
     return;
   }
   const frame = S.frame;
@@ -995,6 +1001,12 @@ function onKey(event) {
 }
 
 function route() {
+  if (Replay.route()) { // /replay...: no table on this page
+    S.code = null;
+    S.frame = null;
+    render();
+    return;
+  }
   const match = location.pathname.match(/^\/t\/([A-Za-z0-9]+)\/?$/);
   S.code = match ? normCode(match[1]) : null;
   const query = new URLSearchParams(location.search);

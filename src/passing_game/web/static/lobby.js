@@ -88,7 +88,9 @@ function renderLobby() {
     field(t("Your name"), joinName),
     h("div", { class: "row" },
       h("button", { type: "submit", class: "primary", id: "join-button", text: t("Join") }),
-      h("button", { type: "button", id: "watch-button", text: t("Watch"), onclick: () => watchTable(code.value) })));
+      h("button", { type: "button", id: "watch-button", text: t("Watch"), onclick: () => watchTable(code.value) })),
+    // replay.js: a downloaded record, stepped through and analysed.
+    h("p", { class: "open-record" }, h("a", { href: "/replay", id: "open-record-link", text: t("Open a game record") })));
 
   return h("main", { class: "lobby" },
     pageTools(),
