@@ -14,7 +14,9 @@
 from __future__ import annotations
 
 import json
+import os
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,8 +34,8 @@ from passing_game.bots import analysis as an
 from passing_game.records import dump_record
 from passing_game.web import review
 from passing_game.web.app import create_app
-from passing_game.web.store import SqliteStore
-from web_helpers import TILE_TEXT, Player, create, time_limit
+from passing_game.web.store import PostgresStore, SqliteStore, Store
+from web_helpers import TILE_TEXT, Player, create, service_missing, time_limit
 
 
 @pytest.fixture
@@ -261,7 +263,31 @@ def test_a_stored_games_analysis_in_worker_processes(store: SqliteStore) -> None
         mine.close()
 
 
-def test_progress_is_shared_and_a_dead_processs_row_is_taken_over(store: SqliteStore) -> None:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """Both databases (PostgreSQL when PASSING_GAME_TEST_PG_URL names one)."""
+    if request.param == "sqlite":
+        made: Store = SqliteStore(str(tmp_path / "claims.sqlite3"))
+        yield made
+        made.close()
+        return
+    url = os.environ.get("PASSING_GAME_TEST_PG_URL")
+    if not url:
+        service_missing("PASSING_GAME_TEST_PG_URL is not set (see .ci/services.sh)")
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    made = PostgresStore(url, schema=schema)
+    yield made
+    made.close()
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+def test_progress_is_shared_and_a_dead_processs_row_is_taken_over(any_store: Store) -> None:
+    """Two server processes on one database: one runs the analysis, the other sees
+    it run; once the first is gone (its row stale), the second takes it over."""
+    store = any_store
     one, two = review.Analyst(workers=0), review.Analyst(workers=0)
     try:
         assert one.claim(store, "k" * 64, 0, 10) == ("mine", {})
