@@ -156,11 +156,26 @@ async def me(request: Request) -> Response:
     return response
 
 
+async def seats_changed(request: Request, seats: list[tuple[str, int, str]]) -> None:
+    """Guest seats just became an account's: the tables held in memory, by this
+    process and the others, read their seats again (a leader would otherwise keep,
+    and write back, the seat without its account)."""
+    lobby = request.app.state.lobby
+    for code in sorted({code for code, _seat, _token in seats}):
+        table = lobby.tables.get(code)
+        if table is not None:
+            async with table.lock:
+                await table.reload()
+        lobby.cluster.emit(code, {"reset": 1})
+
+
 async def sign_up(request: Request, data: dict[str, Any]) -> Response:
     accounts: Accounts = request.app.state.accounts
     db = request.app.state.lobby.db
     user, session = await db.run(accounts.sign_up, data.get("name"), data.get("password"))
     kept = await db.run(accounts.claim_seats, user, seats_of(data))
+    if kept:
+        await seats_changed(request, seats_of(data))
     log.info("an account was made", extra={"event": "signup"})
     return signed_in(request, user, session, seats=kept)
 
@@ -171,6 +186,8 @@ async def sign_in(request: Request, data: dict[str, Any]) -> Response:
     address = request.client.host if request.client else "?"
     user, session = await db.run(accounts.sign_in, data.get("name"), data.get("password"), address)
     kept = await db.run(accounts.claim_seats, user, seats_of(data))
+    if kept:
+        await seats_changed(request, seats_of(data))
     old = request.cookies.get(SESSION_COOKIE)
     if old:  # the session id changes at sign-in: the old one is closed
         await db.run(accounts.sign_out, old)
@@ -216,6 +233,8 @@ async def claim_seats(request: Request, data: dict[str, Any]) -> Response:
     accounts: Accounts = request.app.state.accounts
     user, _session = await need_user(request)
     kept = await request.app.state.lobby.db.run(accounts.claim_seats, user, seats_of(data))
+    if kept:
+        await seats_changed(request, seats_of(data))
     return JSONResponse({"user": user_json(user), "seats": kept})
 
 

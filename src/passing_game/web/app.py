@@ -13,6 +13,8 @@ tables (``passing_game.web.tables``) and serves:
 ``GET /api/tables/public``  public tables to join or watch (web/quickplay.py)
 ``GET /api/daily[/DAY]``    the daily deal's table of the day (web/daily.py)
 ``GET /replay[/CODE/GAME]``  a finished game's replay and analysis (web/review.py)
+``GET /api/leaderboard?pool=2``  a pool's ratings, best first (web/ratings.py)
+``GET /api/account/games``  the signed-in person's games (web/history.py)
 ``GET /healthz``            whether the store and the bus answer (503 if not)
 ``GET /metrics``            this process's metrics, Prometheus' text format
 ``WS  /ws``                 the game: intents in, frames out
@@ -71,6 +73,7 @@ from passing_game.web.botplay import bot_choices, level_choices
 from passing_game.web.conn import Conn
 from passing_game.web.daily import ROUTES as DAILY_ROUTES
 from passing_game.web.frames import level_word
+from passing_game.web.history import ROUTES as HISTORY_ROUTES
 from passing_game.web.lobby import Lobby
 from passing_game.web.observe import Health, Metrics
 from passing_game.web.protocol import (
@@ -84,6 +87,7 @@ from passing_game.web.protocol import (
     shown,
 )
 from passing_game.web.quickplay import ROUTES as QUICK_ROUTES
+from passing_game.web.ratings import ROUTES as RATING_ROUTES
 from passing_game.web.review import ROUTES as REVIEW_ROUTES
 from passing_game.web.store import Store, StoreError, open_store
 from passing_game.web.tables import Timing
@@ -457,6 +461,8 @@ def create_app(
         *REVIEW_ROUTES,
         *QUICK_ROUTES,
         *DAILY_ROUTES,
+        *HISTORY_ROUTES,
+        *RATING_ROUTES,
         Route("/", _page),
         Route("/t/{code}", _page),
         Route("/api/config", _config),

@@ -37,7 +37,7 @@ from passing_game.i18n import N_, _, using_language
 from passing_game.moves import DRAW, PASS, Move, parse_move
 from passing_game.records import dump_record
 from passing_game.rules import Rules
-from passing_game.web import frames
+from passing_game.web import frames, ratings
 from passing_game.web.botplay import (
     FAST_BOTS,
     STAND_IN_LEVEL,
@@ -326,6 +326,7 @@ class Table:
         frame["resigned"] = self.resigned
         if self.origin == "daily":
             frame["daily"] = {"rounds": DAILY_ROUNDS}
+        frame["ratings"] = ratings.shown(self)
         return frame
 
     def round_played_by(self) -> list[str | None]:
@@ -790,6 +791,7 @@ class Table:
         except Exception:
             self.lobby.metrics.store_error()
             log.exception("the finished game's record was not stored", extra={"table": self.code})
+        await ratings.after_finish(self)  # a rated game: every player's rating, once
 
     def record(self) -> str:
         text = dump_record(self.match, names=self.names(), marks=self.marks())
