@@ -96,6 +96,10 @@ PAGE_PLURALS: dict[str, Callable[[int], str]] = {
     "Score pad · {n} round": lambda n: ngettext(
         "Score pad · {n} round", "Score pad · {n} rounds", n
     ),
+    # Accounts (issue 13: static/account.js).
+    "At least {n} character": lambda n: ngettext(
+        "At least {n} character", "At least {n} characters", n
+    ),
 }
 
 _LANGUAGE_RANGE = re.compile(r"^(?:\*|[A-Za-z]{1,8}(?:[-_][A-Za-z0-9]{1,8})*)$")

@@ -268,6 +268,72 @@ PAGE_TEXTS: dict[str, str] = {
     "Matchpoints": N_("Matchpoints"),
     # TRANSLATORS: a percentage, e.g. "66.7%"; {n} is already written as a number of the language.
     "{n}%": N_("{n}%"),
+    # Accounts, ratings and "My games" on the page (issue 13: static/account.js).
+    "Something went wrong; try again.": N_("Something went wrong; try again."),
+    "Welcome, {name}! Your account is ready.": N_("Welcome, {name}! Your account is ready."),
+    "Signed in as {name}.": N_("Signed in as {name}."),
+    "You are signed out.": N_("You are signed out."),
+    "Your password is changed.": N_("Your password is changed."),
+    "Your account is deleted. Its games stay, without your name.": N_(
+        "Your account is deleted. Its games stay, without your name."
+    ),
+    "Sign in": N_("Sign in"),
+    "Your account: {name}": N_("Your account: {name}"),
+    "Sign in or create an account": N_("Sign in or create an account"),
+    "User name": N_("User name"),
+    "Password": N_("Password"),
+    "Create the account": N_("Create the account"),
+    "Create an account": N_("Create an account"),
+    "Your games on any device and a rating; the tables of this browser become yours.": N_(
+        "Your games on any device and a rating; the tables of this browser become yours."
+    ),
+    "Your games on any device; the tables of this browser become yours.": N_(
+        "Your games on any device; the tables of this browser become yours."
+    ),
+    "I have an account: sign in": N_("I have an account: sign in"),
+    "New here? Create an account": N_("New here? Create an account"),
+    "Leaderboard": N_("Leaderboard"),
+    "My games": N_("My games"),
+    "Change the password": N_("Change the password"),
+    "Sign out": N_("Sign out"),
+    "Delete the account…": N_("Delete the account…"),
+    "Current password": N_("Current password"),
+    "New password": N_("New password"),
+    "Your other devices are signed out.": N_("Your other devices are signed out."),
+    "Delete the account?": N_("Delete the account?"),
+    "This cannot be undone. Your games stay, without your name; you leave the leaderboards.": N_(
+        "This cannot be undone. Your games stay, without your name; you leave the leaderboards."
+    ),
+    "Your password, to confirm": N_("Your password, to confirm"),
+    "Delete my account": N_("Delete my account"),
+    "In progress": N_("In progress"),
+    "Won": N_("Won"),
+    "Lost": N_("Lost"),
+    "Place {n} of {m}": N_("Place {n} of {m}"),
+    "Not rated": N_("Not rated"),
+    "Removed from the ratings": N_("Removed from the ratings"),
+    "{before} → {after}": N_("{before} → {after}"),
+    "Loading…": N_("Loading…"),
+    "No games yet.": N_("No games yet."),
+    "Date": N_("Date"),
+    "Result": N_("Result"),
+    "Rating": N_("Rating"),
+    "Replay": N_("Replay"),
+    "Open the table": N_("Open the table"),
+    "Two players": N_("Two players"),
+    "Three players": N_("Three players"),
+    "Four players": N_("Four players"),
+    "Four players in teams": N_("Four players in teams"),
+    "Nobody is rated here yet.": N_("Nobody is rated here yet."),
+    "Place": N_("Place"),
+    "Games": N_("Games"),
+    "A new player's rating is 1000; wins, and the games that make it sure, raise it.": N_(
+        "A new player's rating is 1000; wins, and the games that make it sure, raise it."
+    ),
+    "Only people who are signed in sit at a rated table; the result changes their ratings.": N_(
+        "Only people who are signed in sit at a rated table; the result changes their ratings."
+    ),
+    "Rating changes": N_("Rating changes"),
     # Replay and analysis of a finished game (issue 13: web/review.py, static/replay.js).
     "Replay and analysis": N_("Replay and analysis"),
     "Open a game record": N_("Open a game record"),

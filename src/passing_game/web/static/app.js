@@ -125,7 +125,7 @@ function toolButton({ id, key, icon: name, label, onclick, pressed, disabled, ti
 }
 
 function pageTools(extra) {
-  return h("nav", { class: "page-tools" }, extra || null, rulesButton(), languageSwitch());
+  return h("nav", { class: "page-tools" }, extra || null, accountButton(), rulesButton(), languageSwitch());
 }
 
 // -- the connection ----------------------------------------------------------
@@ -235,6 +235,7 @@ function takeSeat() {
   if (S.invite) return; // the join panel takes the invited seat
   const saved = savedSeat(S.code);
   if (saved) send({ type: "resume", code: S.code, seat: saved.seat, token: saved.token });
+  else if (accountSeat(S.code) !== null) send({ type: "resume", code: S.code, seat: accountSeat(S.code) }); // the account's seat (account.js)
   else if (S.watching) send({ type: "watch", code: S.code });
 }
 
@@ -812,6 +813,7 @@ function renderSummary(frame) {
       sum ? h("p", { class: "locked-line" }, h("span", { text: t("Locked in the boneyard, never drawn:") + " " }),
         sum.locked.map((tile) => { const [a, b] = tileParts(tile); return domino(a, b, { small: true, across: true }); })) : null,
       sum ? h("div", { class: "scoring" }, sum.lines.map((line) => h("p", { text: line }))) : null,
+      accountRatings(frame),
       renderPad(frame),
     ],
     buttons,
@@ -956,7 +958,7 @@ function render() {
   else if (S.code) page = h("main", { class: "lobby" }, h("p", { class: "loading", text: t("Connecting…") }));
   else page = renderLobby();
   const notice = S.notice ? h("div", { class: "notice " + S.notice.kind, role: "alert", text: S.notice.text }) : null;
-  root.replaceChildren(page, notice || "", renderRulesPanel() || "");
+  root.replaceChildren(page, notice || "", renderRulesPanel() || "", renderAccount() || "");
   if (focused) root.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
   const log = document.getElementById("log");
   if (log && atBottom) log.scrollTop = log.scrollHeight;
@@ -1036,6 +1038,7 @@ async function start() {
   window.addEventListener("popstate", route);
   route();
   connect();
+  accountLoad(); // who is signed in (account.js)
 }
 
 start();

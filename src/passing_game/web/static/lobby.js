@@ -26,8 +26,9 @@ function renderLobby() {
         h("span", { text: t("You") })));
       continue;
     }
-    const chosen = (S.lobbySeats || {})[seat] || cfg.default_level;
-    const options = [["person", t("A person (invite with the code)")]].concat(
+    // A rated table seats people only (account.js).
+    const chosen = accountRated() ? "person" : (S.lobbySeats || {})[seat] || cfg.default_level;
+    const options = [["person", t("A person (invite with the code)")]].concat(accountRated() ? [] :
       cfg.levels.map((l) => [l.name, t("Bot: {level}", { level: l.label })]));
     const sel = select("seat" + seat, options, chosen);
     sel.setAttribute("aria-label", t("Who sits in seat {n}", { n: seat + 1 }));
@@ -65,6 +66,7 @@ function renderLobby() {
       h("label", { class: "check" }, teams, h("span", { text: t("Partnerships (seats 1+3 against 2+4)") }))),
     h("fieldset", {}, h("legend", { text: t("Seats") }), h("ol", { class: "seat-list" }, seatRows)),
     field(t("Clock"), clock, t("When someone's time runs out, the game makes a move for them.")),
+    accountRatedField(),
     h("label", { class: "check" }, h("input", { type: "checkbox", name: "public", id: "f-public", checked: !!S.lobbyPublic,
       onchange: (e) => { S.lobbyPublic = e.target.checked; } }), h("span", { text: t("List this table") })),
     h("p", { class: "hint", text: t("Anyone can find a listed table in the public tables, to join or to watch.") }),
@@ -114,13 +116,14 @@ function createTable() {
   localStorage.setItem("passing-game:name", name);
   const players = Number(S.lobbyPlayers || 2);
   const seats = ["you"];
-  for (let seat = 1; seat < players; seat++) seats.push((S.lobbySeats || {})[seat] || cfg.default_level);
+  for (let seat = 1; seat < players; seat++) seats.push(accountRated() ? "person" : (S.lobbySeats || {})[seat] || cfg.default_level);
   const rules = { players, partnerships: players === 4 && !!S.lobbyTeams, ...(S.lobbyRules || {}) };
   const target = parseInt(S.lobbyTarget || "", 10);
   if (Number.isInteger(target) && target > 0) rules.target = target;
   else if (S.lobbyPreset) rules.target_preset = S.lobbyPreset;
   S.watching = false;
   const msg = { type: "create", name, seats, rules };
+  if (accountRated()) msg.rated = true;
   // "none" is the default: left out, so that a server without clocks still takes the table.
   if (S.lobbyClock && S.lobbyClock !== "none") msg.clock = S.lobbyClock;
   if (S.lobbyPublic) msg.public = true;
@@ -147,6 +150,7 @@ function joinTable(code, name) {
   }
   const saved = savedSeat(code);
   if (saved) send({ type: "resume", code, seat: saved.seat, token: saved.token });
+  else if (accountSeat(code) !== null) send({ type: "resume", code, seat: accountSeat(code) });
   else send({ type: "join", code, name });
 }
 
