@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from passing_game.i18n import _
+from passing_game.i18n import _, ngettext
 from passing_game.web.accounts import _rename_in_record, check_user_name, name_key
 from passing_game.web.protocol import ProtocolError
 from passing_game.web.ratings import POOLS, RatingError, display, unrate_tx
@@ -66,7 +66,13 @@ def check_reason(reason: Any) -> str:
     if not text:
         raise AdminError(_("give a reason (--reason): every action is logged with one"))
     if len(text) > MAX_REASON:
-        raise AdminError(_("a reason has at most {n} characters").format(n=MAX_REASON))
+        raise AdminError(
+            ngettext(
+                "a reason has at most {n} character",
+                "a reason has at most {n} characters",
+                MAX_REASON,
+            ).format(n=MAX_REASON)
+        )
     return text
 
 
