@@ -66,7 +66,7 @@ function renderLobby() {
       h("label", { class: "check" }, teams, h("span", { text: t("Partnerships (seats 1+3 against 2+4)") }))),
     h("fieldset", {}, h("legend", { text: t("Seats") }), h("ol", { class: "seat-list" }, seatRows)),
     field(t("Clock"), clock, t("When someone's time runs out, the game makes a move for them.")),
-    accountRatedField(),
+    accountRatedField() ?? "",
     h("label", { class: "check" }, h("input", { type: "checkbox", name: "public", id: "f-public", checked: !!S.lobbyPublic,
       onchange: (e) => { S.lobbyPublic = e.target.checked; } }), h("span", { text: t("List this table") })),
     h("p", { class: "hint", text: t("Anyone can find a listed table in the public tables, to join or to watch.") }),
