@@ -277,6 +277,7 @@ def log_command(ctx: click.Context, limit: int) -> None:
     if not entries:
         click.echo(_("The log is empty."))
         return
-    rows = [[_("when"), _("who"), _("action"), _("on"), _("reason")]]
+    # TRANSLATORS: the moderators' log's columns; "target" is the account or game acted on.
+    rows = [[_("when"), _("who"), _("action"), _("target"), _("reason")]]
     rows += [[_when(e.at), e.actor, e.action, e.target, e.reason] for e in entries]
     _columns(rows)

@@ -31,9 +31,12 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from passing_game.i18n import _, ngettext
+from passing_game.web import frames
 from passing_game.web.protocol import MAX_NAME, ProtocolError, clean_name
 from passing_game.web.store import Store, StoreError
 
+#: The name a deleted account's games keep (translated where it is shown).
+DELETED_NAME = frames.DELETED_NAME
 #: Fewest characters in a password; no other rule (NIST SP 800-63B).
 MIN_PASSWORD = 10
 #: Most characters in a password (hashing a megabyte would be work for anyone).
@@ -229,7 +232,7 @@ class Accounts:
     def delete(self, user: User, password: Any) -> None:
         """The account goes; its games stay, its name replaced in them (anonymised)."""
         self._verify(user, password)
-        gone = _("Deleted player")
+        gone = DELETED_NAME  # stored as is; each reader sees it in their language
         with self.store.transaction() as tx:
             tx.run("DELETE FROM web_sessions WHERE user_id = ?", (user.id,))
             tx.run(

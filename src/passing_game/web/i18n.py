@@ -57,6 +57,9 @@ MAX_HEADER = 1024
 #: Page texts with a count: key -> the message for a count, through ``ngettext``.
 PAGE_PLURALS: dict[str, Callable[[int], str]] = {
     "{n} tile": lambda n: ngettext("{n} tile", "{n} tiles", n),
+    "Seats taken: {taken} of {n}": lambda n: ngettext(
+        "Seats taken: {taken} of {n}", "Seats taken: {taken} of {n}", n
+    ),
     "{n} pip": lambda n: ngettext("{n} pip", "{n} pips", n),
     "Empty: {n} point": lambda n: ngettext("Empty: {n} point", "Empty: {n} points", n),
     "Boneyard: {n} tile, {d} can be drawn, {l} locked": lambda n: ngettext(
@@ -85,9 +88,9 @@ PAGE_PLURALS: dict[str, Callable[[int], str]] = {
         n,
     ),
     "to {n} point": lambda n: ngettext("to {n} point", "to {n} points", n),
-    "Everyone plays the same cards: {n} round against the {level} bot.": lambda n: ngettext(
-        "Everyone plays the same cards: {n} round against the {level} bot.",
-        "Everyone plays the same cards: {n} rounds against the {level} bot.",
+    "Everyone plays the same tiles: {n} round against the {level} bot.": lambda n: ngettext(
+        "Everyone plays the same tiles: {n} round against the {level} bot.",
+        "Everyone plays the same tiles: {n} rounds against the {level} bot.",
         n,
     ),
     "{n} person still playing": lambda n: ngettext(

@@ -635,9 +635,11 @@ async def start_analysis(request: Request) -> Response:
         if total > MAX_DECISIONS:
             raise Refused(
                 413,
-                _("this game is too long to analyse here ({n} decisions; at most {most})").format(
-                    n=total, most=MAX_DECISIONS
-                ),
+                ngettext(
+                    "this game is too long to analyse here (at most {most} decision; it has {n})",
+                    "this game is too long to analyse here (at most {most} decisions; it has {n})",
+                    MAX_DECISIONS,
+                ).format(n=total, most=MAX_DECISIONS),
                 "too-long",
             )
         db = request.app.state.lobby.db

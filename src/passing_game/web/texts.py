@@ -237,7 +237,6 @@ PAGE_TEXTS: dict[str, str] = {
     "No public tables right now.": N_("No public tables right now."),
     "Waiting for players": N_("Waiting for players"),
     "Playing": N_("Playing"),
-    "{taken} of {seats} seats taken": N_("{taken} of {seats} seats taken"),
     "Partnerships": N_("Partnerships"),
     "The server could not be reached; try again.": N_(
         "The server could not be reached; try again."
@@ -381,10 +380,10 @@ PAGE_TEXTS: dict[str, str] = {
     # TRANSLATORS: a button that shows the position of one decision in the replay.
     "Show": N_("Show"),
     # TRANSLATORS: {move} is like "play [3|5] on the left"; {points} like +2.5.
-    "Played: {move} ({points} points)": N_("Played: {move} ({points} points)"),
+    "Played: {move} (points: {points})": N_("Played: {move} (points: {points})"),
     # TRANSLATORS: {move} is like "play [3|5] on the left"; {points} like +2.5.
-    "The expert's choice: {move} ({points} points)": N_(
-        "The expert's choice: {move} ({points} points)"
+    "The expert's choice: {move} (points: {points})": N_(
+        "The expert's choice: {move} (points: {points})"
     ),
     "No mistakes and no blunders.": N_("No mistakes and no blunders."),
     "Every decision": N_("Every decision"),

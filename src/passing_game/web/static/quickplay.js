@@ -230,7 +230,7 @@ function publicRow(table) {
   const waiting = table.status === "waiting";
   const facts = [
     h("span", { text: nt("{n} player", table.players) }),
-    h("span", { text: t("{taken} of {seats} seats taken", { taken: table.taken, seats: table.seats }) }),
+    h("span", { text: nt("Seats taken: {taken} of {n}", table.seats, { taken: table.taken }) }),
   ];
   if (table.rules.partnerships) facts.push(h("span", { text: t("Partnerships") }));
   if (table.rules.target) facts.push(h("span", { text: nt("to {n} point", table.rules.target) }));
@@ -300,7 +300,7 @@ function dailyCard() {
       onclick: () => { const next = otherDay(d.day, 1); showDay(next >= todayUtc() ? null : next); } }, t("Next day"))) : null;
   return h("section", { class: "card daily-card", id: "daily-card", "aria-labelledby": "daily-title" },
     h("h2", { id: "daily-title", text: d ? t("Daily deal · {day}", { day: d.day }) : t("Daily deal") }),
-    d ? h("p", { class: "tagline", text: nt("Everyone plays the same cards: {n} round against the {level} bot.", d.rounds, { level }) }) : null,
+    d ? h("p", { class: "tagline", text: nt("Everyone plays the same tiles: {n} round against the {level} bot.", d.rounds, { level }) }) : null,
     h("p", { class: "hint", text: t("One attempt per account. Ranked by net: your points minus the bot's.") }),
     action,
     d ? dailyStandings(d) : h("p", { class: "muted", text: t("Connecting…") }),
