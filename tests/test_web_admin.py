@@ -122,7 +122,7 @@ def test_rename_suspend_restore_unrate_and_the_log(db: str) -> None:
     log = admin(db, "log")
     assert log.exit_code == 0
     lines = log.output.splitlines()
-    assert lines[0].split() == ["when", "who", "action", "on", "reason"]
+    assert lines[0].split() == ["when", "who", "action", "target", "reason"]
     actions = [line.split()[3] for line in lines[1:]]
     assert actions == ["unrate", "restore", "suspend", "rename"]  # newest first
     assert all(" mod " in line for line in lines[1:])

@@ -262,6 +262,10 @@ class Lobby:
             table = self.tables.get(code)
             if table is None:
                 table = self.tables[code] = Table(self, stored)
+                if not self.cluster.solo and not stored.finished:
+                    # Who sits at it through other processes (events since come as they go).
+                    table.remote = await self.cluster.present_elsewhere(code)
+                    table.presence_changed()
                 if not stored.finished:
                     table.arm()
         return table
