@@ -27,6 +27,7 @@ import time
 import urllib.request
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -296,7 +297,9 @@ def test_two_leaders_never_store_one_move_twice(pg_url: str) -> None:
         assert stored is not None
         return list(stored.moves), refused
 
-    moves, refused = asyncio.run(race())
+    # In a thread of its own: the browser tests' driver may hold this thread's loop.
+    with ThreadPoolExecutor(1) as runner:
+        moves, refused = runner.submit(asyncio.run, race()).result()
     match = Match(Rules(players=2, target=30), 4242)
     for text in moves:  # every stored move is legal where it stands: none twice
         match.play(parse_move(text))

@@ -432,7 +432,7 @@ def test_seats_are_numbered_from_one_and_tiles_written_one_way(
     page.check('input[name=players][value="4"]')
     numbers = page.locator(".seat-choice .seat-no").all_inner_texts()
     assert numbers == ["Seat 1", "Seat 2", "Seat 3", "Seat 4"]
-    expect(page.locator("label.check")).to_contain_text("1+3 against 2+4")
+    expect(page.locator("label.check:has(#f-partnerships)")).to_contain_text("1+3 against 2+4")
     create_table(page, server.url("/"), ["easy", "easy"])
     # The score pad: name and seat as two texts, from 1.
     heads = page.locator(".pad thead th .who")

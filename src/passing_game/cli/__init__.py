@@ -18,6 +18,14 @@ click_i18n.install()
 
 #: Subcommand name -> "module:attribute" of its click command.
 COMMANDS: dict[str, tuple[str, str]] = {
+    "admin": (
+        "passing_game.cli.admin",
+        N_("Moderate the web site: accounts, names, suspensions and ratings."),
+    ),
+    "analyse": (
+        "passing_game.cli.analyse",
+        N_("Analyse a finished game: the expert marks one seat's mistakes and blunders."),
+    ),
     "arena": ("passing_game.cli.arena", N_("Play bots against each other on duplicate deals.")),
     "bench": (
         "passing_game.cli.bench",

@@ -10,6 +10,11 @@ tables (``passing_game.web.tables``) and serves:
 ``GET /api/i18n``           every text the page shows, through ``_`` (web/i18n.py)
 ``GET /api/rules``          the players' rules for the page's rules panel
 ``GET /api/tables/CODE/record?game=N``  a finished game's record
+``GET /api/tables/public``  public tables to join or watch (web/quickplay.py)
+``GET /api/daily[/DAY]``    the daily deal's table of the day (web/daily.py)
+``GET /replay[/CODE/GAME]``  a finished game's replay and analysis (web/review.py)
+``GET /api/leaderboard?pool=2``  a pool's ratings, best first (web/ratings.py)
+``GET /api/account/games``  the signed-in person's games (web/history.py)
 ``GET /healthz``            whether the store and the bus answer (503 if not)
 ``GET /metrics``            this process's metrics, Prometheus' text format
 ``WS  /ws``                 the game: intents in, frames out
@@ -62,9 +67,13 @@ from passing_game.rules import (
     Rules,
 )
 from passing_game.web import i18n as page_i18n
+from passing_game.web.account_api import ROUTES as ACCOUNT_ROUTES
+from passing_game.web.accounts import SESSION_COOKIE, Accounts
 from passing_game.web.botplay import bot_choices, level_choices
 from passing_game.web.conn import Conn
+from passing_game.web.daily import ROUTES as DAILY_ROUTES
 from passing_game.web.frames import level_word
+from passing_game.web.history import ROUTES as HISTORY_ROUTES
 from passing_game.web.lobby import Lobby
 from passing_game.web.observe import Health, Metrics
 from passing_game.web.protocol import (
@@ -77,6 +86,9 @@ from passing_game.web.protocol import (
     parse_intent,
     shown,
 )
+from passing_game.web.quickplay import ROUTES as QUICK_ROUTES
+from passing_game.web.ratings import ROUTES as RATING_ROUTES
+from passing_game.web.review import ROUTES as REVIEW_ROUTES
 from passing_game.web.store import Store, StoreError, open_store
 from passing_game.web.tables import Timing
 
@@ -306,6 +318,12 @@ async def _socket(websocket: WebSocket) -> None:
     conn = Conn(websocket.send_text)
     conn.language = current_language()  # chosen by LanguageMiddleware
     conn.limit = RateLimit(*websocket.app.state.rate_limit)
+    # The signed-in person, from the session cookie the socket came with.
+    session = websocket.cookies.get(SESSION_COOKIE)
+    if session:
+        user = await lobby.db.run(websocket.app.state.accounts.user_of, session)
+        if user is not None:
+            conn.user_id, conn.user_name = user.id, user.name
 
     async def pump() -> None:
         try:
@@ -345,6 +363,7 @@ async def _socket(websocket: WebSocket) -> None:
         pass
     finally:
         connections.dec()
+        lobby.quick.gone(conn)  # a person waiting for quick play leaves the queue
         lobby.detach(conn)
         conn.close()
         with contextlib.suppress(Exception):
@@ -415,6 +434,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = db if isinstance(db, Store) else open_store(db)
+        app.state.accounts = Accounts(store)
         lobby = Lobby(
             store,
             bot_delay=bot_delay,
@@ -437,6 +457,12 @@ def create_app(
                 store.close()
 
     routes = [
+        *ACCOUNT_ROUTES,
+        *REVIEW_ROUTES,
+        *QUICK_ROUTES,
+        *DAILY_ROUTES,
+        *HISTORY_ROUTES,
+        *RATING_ROUTES,
         Route("/", _page),
         Route("/t/{code}", _page),
         Route("/api/config", _config),

@@ -74,6 +74,9 @@ class Conn:
         self.seat: int | None = None
         #: The hash of the seat token this connection sat down with.
         self.token_hash: str | None = None
+        #: The signed-in person on this connection (issue 13), if any.
+        self.user_id: str | None = None
+        self.user_name: str | None = None
         self.limit = RateLimit()
         self.hinting = False
         self.closed = False

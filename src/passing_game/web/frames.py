@@ -41,6 +41,9 @@ def level_word(level: str) -> str:
     return _(LEVEL_WORDS[level]) if level in LEVEL_WORDS else level
 
 
+#: The name a deleted account's seats keep, translated when shown (web/accounts.py).
+DELETED_NAME = N_("Deleted player")
+
 #: How a bot seat is called, by its level or bot name.
 BOT_NAMES: dict[str, str] = {
     "easy": N_("Easy bot"),
@@ -61,6 +64,8 @@ def seat_name(kind: str, name: str, level: str | None) -> str:
         return _("Bot ({level})").format(level=level_word(key))
     if kind == "open":
         return _("Open seat")
+    if name == DELETED_NAME:  # a deleted account's seat (accounts.DELETED_NAME)
+        return _(DELETED_NAME)
     return name
 
 

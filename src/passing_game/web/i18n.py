@@ -57,6 +57,9 @@ MAX_HEADER = 1024
 #: Page texts with a count: key -> the message for a count, through ``ngettext``.
 PAGE_PLURALS: dict[str, Callable[[int], str]] = {
     "{n} tile": lambda n: ngettext("{n} tile", "{n} tiles", n),
+    "Seats taken: {taken} of {n}": lambda n: ngettext(
+        "Seats taken: {taken} of {n}", "Seats taken: {taken} of {n}", n
+    ),
     "{n} pip": lambda n: ngettext("{n} pip", "{n} pips", n),
     "Empty: {n} point": lambda n: ngettext("Empty: {n} point", "Empty: {n} points", n),
     "Boneyard: {n} tile, {d} can be drawn, {l} locked": lambda n: ngettext(
@@ -73,6 +76,32 @@ PAGE_PLURALS: dict[str, Callable[[int], str]] = {
     ),
     "Next round in {n} second": lambda n: ngettext(
         "Next round in {n} second", "Next round in {n} seconds", n
+    ),
+    # Quick play, the public tables and the daily deal (issue 13).
+    "{n} player": lambda n: ngettext("{n} player", "{n} players", n),
+    "{n} person waiting for this game": lambda n: ngettext(
+        "{n} person waiting for this game", "{n} people waiting for this game", n
+    ),
+    "Bots can fill the empty seats in {n} second": lambda n: ngettext(
+        "Bots can fill the empty seats in {n} second",
+        "Bots can fill the empty seats in {n} seconds",
+        n,
+    ),
+    "to {n} point": lambda n: ngettext("to {n} point", "to {n} points", n),
+    "Everyone plays the same tiles: {n} round against the {level} bot.": lambda n: ngettext(
+        "Everyone plays the same tiles: {n} round against the {level} bot.",
+        "Everyone plays the same tiles: {n} rounds against the {level} bot.",
+        n,
+    ),
+    "{n} person still playing": lambda n: ngettext(
+        "{n} person still playing", "{n} people still playing", n
+    ),
+    "Score pad · {n} round": lambda n: ngettext(
+        "Score pad · {n} round", "Score pad · {n} rounds", n
+    ),
+    # Accounts (issue 13: static/account.js).
+    "At least {n} character": lambda n: ngettext(
+        "At least {n} character", "At least {n} characters", n
     ),
 }
 

@@ -28,6 +28,7 @@ from passing_game.views import View
 from passing_game.web.botplay import bot_choices, pooled_choose
 from passing_game.web.cluster import Cluster, ForwardFailed, PgCluster, Solo
 from passing_game.web.conn import Actor, Conn, Relay
+from passing_game.web.daily import play_daily
 from passing_game.web.observe import Metrics
 from passing_game.web.protocol import (
     CODE_ALPHABET,
@@ -39,6 +40,7 @@ from passing_game.web.protocol import (
     parse_rules,
     parse_seats,
 )
+from passing_game.web.quickplay import QUICK_INTENTS, QuickPlay
 from passing_game.web.store import (
     AsyncStore,
     NewTable,
@@ -97,6 +99,8 @@ class Lobby:
         self.closing = False
         self._tasks: set[asyncio.Task[Any]] = set()
         self._sweeper: asyncio.Task[None] | None = None
+        #: Quick play's waiting people in this process (the queue is in the store).
+        self.quick = QuickPlay(self)
 
     async def start(self) -> int:
         """Join the other processes (if any), then resume what this process leads."""
@@ -258,6 +262,10 @@ class Lobby:
             table = self.tables.get(code)
             if table is None:
                 table = self.tables[code] = Table(self, stored)
+                if not self.cluster.solo and not stored.finished:
+                    # Who sits at it through other processes (events since come as they go).
+                    table.remote = await self.cluster.present_elsewhere(code)
+                    table.presence_changed()
                 if not stored.finished:
                     table.arm()
         return table
@@ -275,16 +283,23 @@ class Lobby:
                 return code
         raise RuntimeError("no free table code")  # pragma: no cover
 
-    async def create(self, intent: Intent) -> tuple[Table, int, str]:
+    async def create(self, intent: Intent, conn: Actor | None = None) -> tuple[Table, int, str]:
         rules = parse_rules(intent["rules"])
         spec = parse_seats(intent["seats"], rules.players, tuple(bot_choices()))
         clock = parse_clock(intent.get("clock"))
+        user_id = getattr(conn, "user_id", None)
+        name = getattr(conn, "user_name", None) or intent["name"]
+        rated = bool(intent.get("rated"))
+        if rated and user_id is None:
+            raise ProtocolError(_("sign in to play a rated game"), "signed-out")
+        if rated and any(entry not in ("you", "person") for entry in spec):
+            raise ProtocolError(_("a rated game is between people: no bots"), "rated-bots")
         code = await self.new_code()
         token = secrets.token_urlsafe(24)
         rows = []
         for seat, entry in enumerate(spec):
             if entry == "you":
-                rows.append(SeatRow(seat, "human", intent["name"], None, hash_token(token)))
+                rows.append(SeatRow(seat, "human", name, None, hash_token(token), user_id=user_id))
             elif entry == "person":
                 rows.append(SeatRow(seat, "open", ""))
             else:
@@ -292,7 +307,16 @@ class Lobby:
         seed = secrets.randbits(63)
         you = spec.index("you")
         await self.db.create_table(
-            NewTable(code, rules.to_dict(), seed, tuple(rows), creator=you, clock=clock)
+            NewTable(
+                code,
+                rules.to_dict(),
+                seed,
+                tuple(rows),
+                creator=you,
+                clock=clock,
+                rated=rated,
+                public=bool(intent.get("public")),
+            )
         )
         await self.cluster.claim(code)  # its creator's process leads a new table
         table = await self.get(code)
@@ -307,7 +331,7 @@ class Lobby:
         """Carry out one checked intent; ``ProtocolError`` leaves everything as it was."""
         kind = intent.type
         if kind == "create":
-            table, seat, token = await self.create(intent)
+            table, seat, token = await self.create(intent, conn)
             conn.push(self.joined(table, seat, token))
             async with table.lock:
                 await table._update_timer()
@@ -318,7 +342,9 @@ class Lobby:
             # The token is made here and never leaves this process: the leader
             # (maybe another process) keeps only its hash.
             token = secrets.token_urlsafe(24)
-            extra = {"token_hash": hash_token(token)}
+            extra: dict[str, Any] = {"token_hash": hash_token(token)}
+            if conn.user_id is not None:  # a signed-in person sits as their account
+                extra["user_id"], extra["user_name"] = conn.user_id, conn.user_name
             if intent.get("invite") is not None:
                 extra["invite_hash"] = hash_token(intent["invite"])
             seat = int((await self.lead(conn, table, intent, extra))["seat"])
@@ -331,7 +357,11 @@ class Lobby:
         if kind == "resume":
             table = await self.need(intent["code"])
             seat = intent["seat"]
-            await table.check_token(seat, intent["token"])
+            token = intent.get("token")
+            if token is None:  # a signed-in person's own seat, on any device
+                await table.check_owner(seat, conn.user_id)
+            else:
+                await table.check_token(seat, token)
             conn.push(self.joined(table, seat, None))
             await table.attach(conn, seat)
             if table.seats[seat].row.away in ("offline", "timeout", "left"):
@@ -341,6 +371,12 @@ class Lobby:
             table = await self.need(intent["code"])
             conn.push(self.joined(table, None, None))
             await table.attach(conn, None)
+            return
+        if kind in QUICK_INTENTS:
+            await self.quick.handle(conn, intent)
+            return
+        if kind == "daily":
+            await play_daily(self, conn)
             return
         at = conn.table
         if at is None:
@@ -433,6 +469,7 @@ class Lobby:
     async def close(self) -> None:
         """Stop: no more bots or timers here, every lease handed over, writes finished."""
         self.closing = True
+        await self.quick.close()
         for table in self.tables.values():
             table.stop_leading()
         await self.cluster.stop()

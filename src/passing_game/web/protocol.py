@@ -12,10 +12,11 @@ intent                fields besides ``type``
 ====================  =================================================
 ``create``            ``name``, ``seats`` (one entry per seat: ``"you"``
                       once, ``"person"``, or a bot level), ``rules``,
-                      optional ``clock``
+                      optional ``clock``, ``rated``, ``public``
 ``join``              ``code``, ``name``, optional ``seat`` or ``invite``
 ``watch``             ``code``
-``resume``            ``code``, ``seat``, ``token``
+``resume``            ``code``, ``seat``, ``token`` (not needed for a
+                      signed-in person's own seat)
 ``play``              ``move`` in move notation (``L3-5``, ``R6-6``)
 ``draw`` ``pass``     none
 ``hint`` ``continue`` none
@@ -24,6 +25,11 @@ intent                fields besides ``type``
 ``resign``            none (a two-player game)
 ``invite``            ``seat`` (the creator: a new one-time invitation)
 ``hand_over``         ``seat``, ``level`` (the creator: a bot takes the seat)
+``quick``             ``players`` (2-4), optional ``rated``, ``name`` (quick
+                      play: wait to be seated with others, web/quickplay.py)
+``quick_fill``        none (bots take the seats nobody waits for)
+``quick_cancel``      none (stop waiting)
+``daily``             none (today's daily deal, web/daily.py)
 ====================  =================================================
 
 >>> parse_intent('{"type": "play", "move": "l5-3"}')
@@ -257,6 +263,18 @@ def parse_seats(value: Any, players: int, levels: tuple[str, ...]) -> tuple[str,
     return seats
 
 
+def _flag(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ProtocolError(_("a yes/no field must be true or false"))
+    return value
+
+
+def _players(value: Any) -> int:
+    if isinstance(value, bool) or value not in (2, 3, 4):
+        raise ProtocolError(_("players must be 2, 3 or 4"))
+    return int(value)
+
+
 def _level(value: Any) -> str:
     return _str(value, _("level"), 40)
 
@@ -315,11 +333,11 @@ Checker = Callable[[Any], Any]
 SCHEMA: dict[str, tuple[dict[str, Checker], dict[str, Checker]]] = {
     "create": (
         {"name": clean_name, "seats": lambda v: v, "rules": lambda v: v},
-        {"clock": lambda v: v},
+        {"clock": lambda v: v, "rated": _flag, "public": _flag},
     ),
     "join": ({"code": clean_code, "name": clean_name}, {"seat": _seat, "invite": _token}),
     "watch": ({"code": clean_code}, {}),
-    "resume": ({"code": clean_code, "seat": _seat, "token": _token}, {}),
+    "resume": ({"code": clean_code, "seat": _seat}, {"token": _token}),
     "play": ({"move": _move}, {}),
     "draw": ({}, {}),
     "pass": ({}, {}),
@@ -332,6 +350,10 @@ SCHEMA: dict[str, tuple[dict[str, Checker], dict[str, Checker]]] = {
     "resign": ({}, {}),
     "invite": ({"seat": _seat}, {}),
     "hand_over": ({"seat": _seat, "level": _level}, {}),
+    "quick": ({"players": _players}, {"rated": _flag, "name": clean_name}),
+    "quick_fill": ({}, {}),
+    "quick_cancel": ({}, {}),
+    "daily": ({}, {}),
 }
 
 

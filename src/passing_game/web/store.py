@@ -37,7 +37,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, ParamSpec, TypeVar
@@ -134,6 +134,91 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (code, seat, process)
         )""",
     ),
+    # Version 4 (issue 13): accounts and their sessions, sign-in attempts for
+    # the rate limits, seats held by accounts, rated and public tables,
+    # ratings and their changes, the quick-play queue, the daily deal, the
+    # moderators' log, and analyses kept per record.
+    (
+        """CREATE TABLE IF NOT EXISTS web_users (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            name_key TEXT NOT NULL UNIQUE,
+            password_hash TEXT,
+            created DOUBLE PRECISION NOT NULL,
+            suspended INTEGER NOT NULL DEFAULT 0,
+            deleted INTEGER NOT NULL DEFAULT 0
+        )""",
+        """CREATE TABLE IF NOT EXISTS web_sessions (
+            id_hash TEXT PRIMARY KEY,
+            user_id TEXT NOT NULL REFERENCES web_users (id),
+            created DOUBLE PRECISION NOT NULL,
+            expires DOUBLE PRECISION NOT NULL
+        )""",
+        """CREATE TABLE IF NOT EXISTS web_attempts (
+            key TEXT PRIMARY KEY,
+            since DOUBLE PRECISION NOT NULL,
+            count INTEGER NOT NULL
+        )""",
+        "ALTER TABLE web_seats ADD COLUMN user_id TEXT",
+        "ALTER TABLE web_tables ADD COLUMN rated INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE web_tables ADD COLUMN public INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE web_tables ADD COLUMN origin TEXT",
+        """CREATE TABLE IF NOT EXISTS web_ratings (
+            user_id TEXT NOT NULL REFERENCES web_users (id),
+            pool TEXT NOT NULL,
+            mu DOUBLE PRECISION NOT NULL,
+            sigma DOUBLE PRECISION NOT NULL,
+            games INTEGER NOT NULL DEFAULT 0,
+            updated DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (user_id, pool)
+        )""",
+        """CREATE TABLE IF NOT EXISTS web_rating_changes (
+            code TEXT NOT NULL,
+            game INTEGER NOT NULL,
+            user_id TEXT NOT NULL,
+            pool TEXT NOT NULL,
+            mu_before DOUBLE PRECISION NOT NULL,
+            sigma_before DOUBLE PRECISION NOT NULL,
+            mu_after DOUBLE PRECISION NOT NULL,
+            sigma_after DOUBLE PRECISION NOT NULL,
+            at DOUBLE PRECISION NOT NULL,
+            removed INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (code, game, user_id)
+        )""",
+        """CREATE TABLE IF NOT EXISTS web_queue (
+            ticket TEXT PRIMARY KEY,
+            players INTEGER NOT NULL,
+            rated INTEGER NOT NULL,
+            user_id TEXT,
+            name TEXT NOT NULL,
+            token_hash TEXT NOT NULL,
+            since DOUBLE PRECISION NOT NULL,
+            seen DOUBLE PRECISION NOT NULL,
+            code TEXT,
+            seat INTEGER
+        )""",
+        """CREATE TABLE IF NOT EXISTS web_daily (
+            day TEXT NOT NULL,
+            user_id TEXT NOT NULL REFERENCES web_users (id),
+            code TEXT NOT NULL,
+            started DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (day, user_id)
+        )""",
+        """CREATE TABLE IF NOT EXISTS web_admin_log (
+            at DOUBLE PRECISION NOT NULL,
+            actor TEXT NOT NULL,
+            action TEXT NOT NULL,
+            target TEXT NOT NULL,
+            reason TEXT NOT NULL
+        )""",
+        """CREATE TABLE IF NOT EXISTS web_analyses (
+            record_hash TEXT NOT NULL,
+            seat INTEGER NOT NULL,
+            result TEXT NOT NULL,
+            created DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (record_hash, seat)
+        )""",
+    ),
 )
 
 #: The schema version this code reads and writes.
@@ -175,6 +260,8 @@ class SeatRow:
     away: str | None = None
     invite_hash: str | None = None
     seen: int = 0
+    #: The account the seat belongs to (a signed-in person's), if any.
+    user_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -207,6 +294,12 @@ class NewTable:
     creator: int | None = None
     #: ``{"move": seconds, "bank": seconds}``, or ``None`` for no clock.
     clock: dict[str, float] | None = None
+    #: Whether the game counts for the players' ratings (issue 13).
+    rated: bool = False
+    #: Whether the table is listed for anyone to join or watch.
+    public: bool = False
+    #: How the table came to be: ``"friends"`` (the lobby), ``"quick"``, ``"daily"``.
+    origin: str = "friends"
 
 
 @dataclass(frozen=True)
@@ -229,6 +322,9 @@ class StoredTable:
     played_by: tuple[str | None, ...] = ()
     #: The seat that resigned the current game, if one did.
     resigned: int | None = None
+    rated: bool = False
+    public: bool = False
+    origin: str = "friends"
 
 
 class Store(ABC):
@@ -343,8 +439,42 @@ class Store(ABC):
         """Processes silent since ``dead_before`` are forgotten; their ids."""
 
     @abstractmethod
+    def transaction(self) -> AbstractContextManager[Tx]:
+        """One transaction, for the modules that keep their own rows (accounts,
+        ratings, queues): ``with store.transaction() as tx: tx.one(sql, params)``.
+        Statements use ``?`` placeholders whatever the database."""
+
+    @abstractmethod
     def close(self) -> None:
         """Release the connection."""
+
+
+class Tx:
+    """A cursor inside one transaction, with ``?`` placeholders on both databases."""
+
+    def __init__(self, store: _SqlStore, cur: Any) -> None:
+        self._store = store
+        self.cur = cur
+
+    def run(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run a statement; the number of rows it changed."""
+        return int(self._store._exec(self.cur, sql, params).rowcount)
+
+    def one(self, sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
+        row = self._store._exec(self.cur, sql, params).fetchone()
+        return None if row is None else tuple(row)
+
+    def all(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return [tuple(r) for r in self._store._exec(self.cur, sql, params).fetchall()]
+
+    def is_integrity_error(self, exc: Exception) -> bool:
+        """Whether ``exc`` is a unique or foreign key refusal."""
+        return self._store._is_integrity_error(exc)
+
+    def create_table(self, table: NewTable) -> None:
+        """Store a new table as ``Store.create_table`` does, inside this transaction
+        (quick play seats the people it takes from the queue in the same one)."""
+        self._store._insert_table(self.cur, table)
 
 
 def _rules_text(rules: dict[str, Any]) -> str:
@@ -375,6 +505,11 @@ class _SqlStore(Store):
 
     @abstractmethod
     def _is_integrity_error(self, exc: Exception) -> bool: ...
+
+    @contextmanager
+    def transaction(self) -> Iterator[Tx]:
+        with self._transaction() as cur:
+            yield Tx(self, cur)
 
     def _sql(self, text: str) -> str:
         return text if self.placeholder == "?" else text.replace("?", self.placeholder)
@@ -422,29 +557,44 @@ class _SqlStore(Store):
     # -- the interface -----------------------------------------------------
 
     def create_table(self, table: NewTable) -> None:
-        created = table.created or time.time()
-        clock = None if table.clock is None else json.dumps(table.clock, sort_keys=True)
         try:
             with self._transaction() as cur:
-                self._exec(
-                    cur,
-                    "INSERT INTO web_tables (code, created, rules, game, creator, clock)"
-                    " VALUES (?, ?, ?, 1, ?, ?)",
-                    (table.code, created, _rules_text(table.rules), table.creator, clock),
-                )
-                for seat in table.seats:
-                    self._insert_seat(cur, table.code, seat)
-                self._exec(
-                    cur,
-                    "INSERT INTO web_games (code, game, seed, first_seq) VALUES (?, 1, ?, 1)",
-                    (table.code, table.seed),
-                )
+                self._insert_table(cur, table)
         except Exception as exc:
             if self._is_integrity_error(exc):
                 raise StoreError(f"table {table.code} already exists") from None
             raise
 
-    _SEAT_COLUMNS = "kind, name, level, token_hash, bank, timeouts, away, invite_hash, seen"
+    def _insert_table(self, cur: Any, table: NewTable) -> None:
+        """A new table's rows, inside the caller's transaction (``Tx.create_table``)."""
+        created = table.created or time.time()
+        clock = None if table.clock is None else json.dumps(table.clock, sort_keys=True)
+        self._exec(
+            cur,
+            "INSERT INTO web_tables (code, created, rules, game, creator, clock, rated,"
+            " public, origin) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?)",
+            (
+                table.code,
+                created,
+                _rules_text(table.rules),
+                table.creator,
+                clock,
+                int(table.rated),
+                int(table.public),
+                table.origin,
+            ),
+        )
+        for seat in table.seats:
+            self._insert_seat(cur, table.code, seat)
+        self._exec(
+            cur,
+            "INSERT INTO web_games (code, game, seed, first_seq) VALUES (?, 1, ?, 1)",
+            (table.code, table.seed),
+        )
+
+    _SEAT_COLUMNS = (
+        "kind, name, level, token_hash, bank, timeouts, away, invite_hash, seen, user_id"
+    )
 
     @staticmethod
     def _seat_values(seat: SeatRow) -> tuple[Any, ...]:
@@ -458,13 +608,14 @@ class _SqlStore(Store):
             seat.away,
             seat.invite_hash,
             seat.seen,
+            seat.user_id,
         )
 
     def _insert_seat(self, cur: Any, code: str, seat: SeatRow) -> None:
         self._exec(
             cur,
             f"INSERT INTO web_seats (code, seat, {self._SEAT_COLUMNS})"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (code, seat.seat, *self._seat_values(seat)),
         )
 
@@ -480,7 +631,8 @@ class _SqlStore(Store):
             row = self._exec(
                 cur,
                 "SELECT code, created, rules, game, creator, clock, timer_kind, timer_seq,"
-                " timer_seat, timer_start, timer_end FROM web_tables WHERE code = ?",
+                " timer_seat, timer_start, timer_end, rated, public, origin"
+                " FROM web_tables WHERE code = ?",
                 (code,),
             ).fetchone()
             if row is None:
@@ -498,6 +650,7 @@ class _SqlStore(Store):
                     away=s[7],
                     invite_hash=s[8],
                     seen=int(s[9]),
+                    user_id=s[10],
                 )
                 for s in self._exec(
                     cur,
@@ -546,6 +699,9 @@ class _SqlStore(Store):
             timer=timer,
             played_by=tuple(m[2] for m in moves),
             resigned=None if game_row[2] is None else int(game_row[2]),
+            rated=bool(row[11]),
+            public=bool(row[12]),
+            origin=str(row[13] or "friends"),
         )
 
     def unfinished_codes(self) -> list[str]:
@@ -562,7 +718,8 @@ class _SqlStore(Store):
             done = self._exec(
                 cur,
                 "UPDATE web_seats SET kind = ?, name = ?, level = ?, token_hash = ?, bank = ?,"
-                " timeouts = ?, away = ?, invite_hash = ?, seen = ? WHERE code = ? AND seat = ?",
+                " timeouts = ?, away = ?, invite_hash = ?, seen = ?, user_id = ?"
+                " WHERE code = ? AND seat = ?",
                 (*self._seat_values(seat), code, seat.seat),
             ).rowcount
             if done != 1:

@@ -34,11 +34,10 @@ from typing import TYPE_CHECKING, Any
 
 from passing_game.errors import PassingGameError
 from passing_game.i18n import N_, _, using_language
-from passing_game.match import Match
 from passing_game.moves import DRAW, PASS, Move, parse_move
 from passing_game.records import dump_record
 from passing_game.rules import Rules
-from passing_game.web import frames
+from passing_game.web import frames, ratings
 from passing_game.web.botplay import (
     FAST_BOTS,
     STAND_IN_LEVEL,
@@ -48,6 +47,7 @@ from passing_game.web.botplay import (
     make_bot,
 )
 from passing_game.web.conn import Actor, Conn, encode
+from passing_game.web.daily import DAILY_ROUNDS, daily_record, match_for
 from passing_game.web.protocol import Intent, ProtocolError
 from passing_game.web.store import (
     AsyncStore,
@@ -170,6 +170,9 @@ class Table:
         ]
         self.creator = stored.creator
         self.clock = stored.clock
+        self.rated = stored.rated
+        self.public = stored.public
+        self.origin = stored.origin
         self.timer = stored.timer
         self.game = stored.game
         self.seq = stored.last_seq
@@ -190,7 +193,8 @@ class Table:
 
     def _start_game(self, seed: int) -> None:
         self.seed = seed
-        self.match = Match(self.rules, seed)
+        # A daily deal's match ends after its rounds (web/daily.py, P31).
+        self.match = match_for(self.origin, self.rules, seed)
         self.played_by = []
         self.resigned = None
         self.bots = {s.seat: make_bot(self._level(s), seed, s.seat) for s in self.seats}
@@ -320,6 +324,9 @@ class Table:
             and not self.seats[viewer].stand_in
         )
         frame["resigned"] = self.resigned
+        if self.origin == "daily":
+            frame["daily"] = {"rounds": DAILY_ROUNDS}
+        frame["ratings"] = ratings.shown(self)
         return frame
 
     def round_played_by(self) -> list[str | None]:
@@ -528,8 +535,17 @@ class Table:
         seat.row = row
         self.changes["seats"] = True
 
-    async def claim(self, seat: int | None, name: str, token_hash: str) -> int:
+    def _check_account(self, user_id: str | None) -> None:
+        if self.rated and user_id is None:
+            raise ProtocolError(_("sign in to play a rated game"), "signed-out")
+        if user_id is not None and any(s.row.user_id == user_id for s in self.seats):
+            raise ProtocolError(_("you already have a seat at this table"), "seat-taken")
+
+    async def claim(
+        self, seat: int | None, name: str, token_hash: str, user_id: str | None = None
+    ) -> int:
         """A person takes an open seat with the token whose hash is given; returns the seat."""
+        self._check_account(user_id)
         if seat is None:
             seat = next((s.seat for s in self.seats if s.kind == "open"), None)
             if seat is None:
@@ -541,15 +557,21 @@ class Table:
         target = self.seats[seat]
         if target.kind != "open":
             raise ProtocolError(_("that seat is taken"), "seat-taken")
-        await self.save_seat(target, kind="human", name=name, level=None, token_hash=token_hash)
+        await self.save_seat(
+            target, kind="human", name=name, level=None, token_hash=token_hash, user_id=user_id
+        )
         self.bots[seat] = make_bot(STAND_IN_LEVEL, self.seed, seat)
         return seat
 
-    async def claim_invite(self, invite_hash: str, name: str, token_hash: str) -> int:
+    async def claim_invite(
+        self, invite_hash: str, name: str, token_hash: str, user_id: str | None = None
+    ) -> int:
         """Whoever opens a seat's invitation gets the seat; the invitation is then used up."""
         for seat in self.seats:
             held = seat.row.invite_hash
             if held is not None and hmac.compare_digest(held, invite_hash):
+                if self.rated and user_id is None:
+                    raise ProtocolError(_("sign in to play a rated game"), "signed-out")
                 await self.save_seat(
                     seat,
                     name=name,
@@ -557,6 +579,7 @@ class Table:
                     invite_hash=None,
                     away=None,
                     timeouts=0,
+                    user_id=user_id,
                 )
                 self._refuse(seat)
                 log.info(
@@ -576,6 +599,20 @@ class Table:
             and held.token_hash is not None
             and hmac.compare_digest(held.token_hash, hash_token(token))
         )
+
+    async def check_owner(self, seat: int, user_id: str | None) -> None:
+        """Refuse a seat that is not the signed-in person's own (resuming without a token)."""
+        if not 0 <= seat < len(self.seats):
+            raise ProtocolError(
+                _("this table has no seat {seat}").format(seat=seat + 1), "bad-seat"
+            )
+        if user_id is not None and self.seats[seat].row.user_id != user_id and not self.leader:
+            stored = await self.db.load_table(self.code)
+            if stored is not None and len(stored.seats) > seat:
+                self.seats[seat].row = stored.seats[seat]
+        held = self.seats[seat].row
+        if user_id is None or held.kind != "human" or held.user_id != user_id:
+            raise ProtocolError(_("that seat token is not valid"), "bad-token")
 
     async def check_token(self, seat: int, token: str) -> None:
         """Refuse a seat token that is not the seat's (a reload takes a seat back with it).
@@ -754,9 +791,11 @@ class Table:
         except Exception:
             self.lobby.metrics.store_error()
             log.exception("the finished game's record was not stored", extra={"table": self.code})
+        await ratings.after_finish(self)  # a rated game: every player's rating, once
 
     def record(self) -> str:
-        return dump_record(self.match, names=self.names(), marks=self.marks())
+        text = dump_record(self.match, names=self.names(), marks=self.marks())
+        return daily_record(text) if self.origin == "daily" else text
 
     async def run(self, actor: Actor, intent: Intent, extra: dict[str, Any]) -> dict[str, Any]:
         """Carry out a seated person's intent that changes the table (the leader only).
@@ -772,12 +811,14 @@ class Table:
     async def _run(self, actor: Actor, intent: Intent, extra: dict[str, Any]) -> dict[str, Any]:
         kind = intent.type
         if kind == "join":
+            user_id = extra.get("user_id")
+            name = extra.get("user_name") or intent["name"]
             if extra.get("invite_hash"):
                 taken = await self.claim_invite(
-                    extra["invite_hash"], intent["name"], extra["token_hash"]
+                    extra["invite_hash"], name, extra["token_hash"], user_id
                 )
             else:
-                taken = await self.claim(intent.get("seat"), intent["name"], extra["token_hash"])
+                taken = await self.claim(intent.get("seat"), name, extra["token_hash"], user_id)
             await self._update_timer()
             self.broadcast()
             return {"seat": taken}
@@ -914,6 +955,8 @@ class Table:
     async def rematch(self) -> None:
         if not self.match.is_over:
             raise ProtocolError(_("a rematch starts once the game is over"), "not-over")
+        if self.origin == "daily":
+            raise ProtocolError(_("the daily deal is played once a day"), "daily-once")
         seed = secrets.randbits(63)
         await self.db.start_game(self.code, self.game + 1, seed)
         self.game += 1

@@ -208,4 +208,190 @@ PAGE_TEXTS: dict[str, str] = {
     "Your team": N_("Your team"),
     "Team": N_("Team"),
     "Seats {a}+{b}": N_("Seats {a}+{b}"),
+    # Quick play, the public tables and the daily deal (issue 13: web/quickplay.py, web/daily.py).
+    "Play now": N_("Play now"),
+    "Sit down with other people who want to play now.": N_(
+        "Sit down with other people who want to play now."
+    ),
+    "Playing as {name}": N_("Playing as {name}"),
+    "Rated game": N_("Rated game"),
+    "Sign in to play rated games.": N_("Sign in to play rated games."),
+    "Looking for players…": N_("Looking for players…"),
+    "Rated": N_("Rated"),
+    # TRANSLATORS: a quick-play game that does not count for the ratings.
+    "Casual": N_("Casual"),
+    # TRANSLATORS: how long the person has waited for players, e.g. "Waiting for 0:42".
+    "Waiting for {time}": N_("Waiting for {time}"),
+    "Nobody else yet? Bots can fill the empty seats.": N_(
+        "Nobody else yet? Bots can fill the empty seats."
+    ),
+    "A game with bots is not rated.": N_("A game with bots is not rated."),
+    "Fill the empty seats with bots": N_("Fill the empty seats with bots"),
+    "Stop waiting": N_("Stop waiting"),
+    "List this table": N_("List this table"),
+    "Anyone can find a listed table in the public tables, to join or to watch.": N_(
+        "Anyone can find a listed table in the public tables, to join or to watch."
+    ),
+    "Public tables": N_("Public tables"),
+    "Refresh": N_("Refresh"),
+    "No public tables right now.": N_("No public tables right now."),
+    "Waiting for players": N_("Waiting for players"),
+    "Playing": N_("Playing"),
+    "Partnerships": N_("Partnerships"),
+    "The server could not be reached; try again.": N_(
+        "The server could not be reached; try again."
+    ),
+    "Daily deal": N_("Daily deal"),
+    # TRANSLATORS: {day} is a date written 2026-01-31.
+    "Daily deal · {day}": N_("Daily deal · {day}"),
+    "One attempt per account. Ranked by net: your points minus the bot's.": N_(
+        "One attempt per account. Ranked by net: your points minus the bot's."
+    ),
+    "Sign in to play the daily deal.": N_("Sign in to play the daily deal."),
+    "Play today's deal": N_("Play today's deal"),
+    "See your game": N_("See your game"),
+    "Back to your game": N_("Back to your game"),
+    "Previous day": N_("Previous day"),
+    "Next day": N_("Next day"),
+    "No results yet today.": N_("No results yet today."),
+    "No results for this day.": N_("No results for this day."),
+    "The day's results": N_("The day's results"),
+    "Rank": N_("Rank"),
+    "Player": N_("Player"),
+    "Points": N_("Points"),
+    # TRANSLATORS: a column of the daily deal's table: the bot's points.
+    "Bot": N_("Bot"),
+    # TRANSLATORS: a column of the daily deal's table: the player's points minus the bot's.
+    "Net": N_("Net"),
+    # TRANSLATORS: as in duplicate bridge: the share of the others beaten (a tie counts half).
+    "Matchpoints": N_("Matchpoints"),
+    # TRANSLATORS: a percentage, e.g. "66.7%"; {n} is already written as a number of the language.
+    "{n}%": N_("{n}%"),
+    # Accounts, ratings and "My games" on the page (issue 13: static/account.js).
+    "Something went wrong; try again.": N_("Something went wrong; try again."),
+    "Welcome, {name}! Your account is ready.": N_("Welcome, {name}! Your account is ready."),
+    "Signed in as {name}.": N_("Signed in as {name}."),
+    "You are signed out.": N_("You are signed out."),
+    "Your password is changed.": N_("Your password is changed."),
+    "Your account is deleted. Its games stay, without your name.": N_(
+        "Your account is deleted. Its games stay, without your name."
+    ),
+    "Sign in": N_("Sign in"),
+    "Your account: {name}": N_("Your account: {name}"),
+    "Sign in or create an account": N_("Sign in or create an account"),
+    "User name": N_("User name"),
+    "Password": N_("Password"),
+    "Create the account": N_("Create the account"),
+    "Create an account": N_("Create an account"),
+    "Your games on any device and a rating; the tables of this browser become yours.": N_(
+        "Your games on any device and a rating; the tables of this browser become yours."
+    ),
+    "Your games on any device; the tables of this browser become yours.": N_(
+        "Your games on any device; the tables of this browser become yours."
+    ),
+    "I have an account: sign in": N_("I have an account: sign in"),
+    "New here? Create an account": N_("New here? Create an account"),
+    "Leaderboard": N_("Leaderboard"),
+    "My games": N_("My games"),
+    "Change the password": N_("Change the password"),
+    "Sign out": N_("Sign out"),
+    "Delete the account…": N_("Delete the account…"),
+    "Current password": N_("Current password"),
+    "New password": N_("New password"),
+    "Your other devices are signed out.": N_("Your other devices are signed out."),
+    "Delete the account?": N_("Delete the account?"),
+    "This cannot be undone. Your games stay, without your name; you leave the leaderboards.": N_(
+        "This cannot be undone. Your games stay, without your name; you leave the leaderboards."
+    ),
+    "Your password, to confirm": N_("Your password, to confirm"),
+    "Delete my account": N_("Delete my account"),
+    "In progress": N_("In progress"),
+    "Won": N_("Won"),
+    "Lost": N_("Lost"),
+    "Place {n} of {m}": N_("Place {n} of {m}"),
+    "Not rated": N_("Not rated"),
+    "Removed from the ratings": N_("Removed from the ratings"),
+    "{before} → {after}": N_("{before} → {after}"),
+    "Loading…": N_("Loading…"),
+    "No games yet.": N_("No games yet."),
+    "Date": N_("Date"),
+    "Result": N_("Result"),
+    "Rating": N_("Rating"),
+    "Replay": N_("Replay"),
+    "Open the table": N_("Open the table"),
+    "Two players": N_("Two players"),
+    "Three players": N_("Three players"),
+    "Four players": N_("Four players"),
+    "Four players in teams": N_("Four players in teams"),
+    "Nobody is rated here yet.": N_("Nobody is rated here yet."),
+    "Place": N_("Place"),
+    "Games": N_("Games"),
+    "A new player's rating is 1000; wins, and the games that make it sure, raise it.": N_(
+        "A new player's rating is 1000; wins, and the games that make it sure, raise it."
+    ),
+    "Only people who are signed in sit at a rated table; the result changes their ratings.": N_(
+        "Only people who are signed in sit at a rated table; the result changes their ratings."
+    ),
+    "Rating changes": N_("Rating changes"),
+    # Replay and analysis of a finished game (issue 13: web/review.py, static/replay.js).
+    "Replay and analysis": N_("Replay and analysis"),
+    "Open a game record": N_("Open a game record"),
+    "Replay a game": N_("Replay a game"),
+    "Open a game record downloaded at the end of a game to step through it and analyse it.": N_(
+        "Open a game record downloaded at the end of a game to step through it and analyse it."
+    ),
+    "Game record (a .json file)": N_("Game record (a .json file)"),
+    "The file is too large: a game record is at most {n} KB.": N_(
+        "The file is too large: a game record is at most {n} KB."
+    ),
+    "First move": N_("First move"),
+    "Previous move (←)": N_("Previous move (←)"),
+    "Next move (→)": N_("Next move (→)"),
+    "Last move": N_("Last move"),
+    # TRANSLATORS: the replay's slider, which chooses the move shown.
+    "Move": N_("Move"),
+    "Round {n} · the deal": N_("Round {n} · the deal"),
+    "Round {n} · move {i} of {total}": N_("Round {n} · move {i} of {total}"),
+    # TRANSLATORS: the replay shows one seat's view (its own hand only) or every hand.
+    "Whose view": N_("Whose view"),
+    "Every hand open": N_("Every hand open"),
+    "Analysis": N_("Analysis"),
+    "The expert judges each decision of one seat from what that seat could see, and marks the costly ones.": N_(  # noqa: E501
+        "The expert judges each decision of one seat from what that seat could see,"
+        " and marks the costly ones."
+    ),
+    "Seat to analyse": N_("Seat to analyse"),
+    # TRANSLATORS: a button: start the analysis of one seat's decisions.
+    "Analyse": N_("Analyse"),
+    "Analysing…": N_("Analysing…"),
+    "Analysing… {done} of {total}": N_("Analysing… {done} of {total}"),
+    "The analysis failed; try again.": N_("The analysis failed; try again."),
+    "Decisions": N_("Decisions"),
+    "As the expert would play": N_("As the expert would play"),
+    "Mistakes": N_("Mistakes"),
+    "Blunders": N_("Blunders"),
+    "Points lost in all": N_("Points lost in all"),
+    "A loss of {mistake} points or more is a mistake, {blunder} or more a blunder (expected points at the end of the round).": N_(  # noqa: E501
+        "A loss of {mistake} points or more is a mistake, {blunder} or more a blunder"
+        " (expected points at the end of the round)."
+    ),
+    "The costliest decisions": N_("The costliest decisions"),
+    "Round {n}, move {i}": N_("Round {n}, move {i}"),
+    # TRANSLATORS: a button that shows the position of one decision in the replay.
+    "Show": N_("Show"),
+    # TRANSLATORS: {move} is like "play [3|5] on the left"; {points} like +2.5.
+    "Played: {move} (points: {points})": N_("Played: {move} (points: {points})"),
+    # TRANSLATORS: {move} is like "play [3|5] on the left"; {points} like +2.5.
+    "The expert's choice: {move} (points: {points})": N_(
+        "The expert's choice: {move} (points: {points})"
+    ),
+    "No mistakes and no blunders.": N_("No mistakes and no blunders."),
+    "Every decision": N_("Every decision"),
+    "Played": N_("Played"),
+    "The expert's choice": N_("The expert's choice"),
+    "Points lost": N_("Points lost"),
+    # TRANSLATORS: a mark on a decision that lost points (a loss of 5 or more).
+    "mistake": N_("mistake"),
+    # TRANSLATORS: a mark on a decision that lost many points (a loss of 12 or more).
+    "blunder": N_("blunder"),
 }

@@ -125,7 +125,7 @@ function toolButton({ id, key, icon: name, label, onclick, pressed, disabled, ti
 }
 
 function pageTools(extra) {
-  return h("nav", { class: "page-tools" }, extra || null, rulesButton(), languageSwitch());
+  return h("nav", { class: "page-tools" }, extra || null, accountButton(), rulesButton(), languageSwitch());
 }
 
 // -- the connection ----------------------------------------------------------
@@ -146,6 +146,7 @@ function connect() {
     S.last = -1;
     const queued = S.queue.splice(0);
     if (S.code && !queued.some((m) => m.type === "join" || m.type === "create" || m.type === "resume" || m.type === "watch")) takeSeat();
+    Quick.reopened();
     for (const msg of queued) ws.send(JSON.stringify(msg));
     render();
   });
@@ -234,10 +235,12 @@ function takeSeat() {
   if (S.invite) return; // the join panel takes the invited seat
   const saved = savedSeat(S.code);
   if (saved) send({ type: "resume", code: S.code, seat: saved.seat, token: saved.token });
+  else if (accountSeat(S.code) !== null) send({ type: "resume", code: S.code, seat: accountSeat(S.code) }); // the account's seat (account.js)
   else if (S.watching) send({ type: "watch", code: S.code });
 }
 
 function receive(msg) {
+  if (Quick.receive(msg)) return; // quick play's own frames (quickplay.js)
   if (msg.type === "joined") {
     S.code = msg.table;
     S.seat = msg.seat;
@@ -748,7 +751,7 @@ function padHead(frame, side) {
 
 function renderPad(frame) {
   const table = h("table", { class: "pad" },
-    h("caption", { text: t("Score pad · first to {n}", { n: frame.target }) }),
+    h("caption", { text: frame.daily ? nt("Score pad · {n} round", frame.daily.rounds) : t("Score pad · first to {n}", { n: frame.target }) }),
     h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("Round") }), frame.scores.map((_, side) => padHead(frame, side)))),
     h("tbody", {}, frame.pad.map((row) => h("tr", {},
       h("th", { scope: "row", text: String(row.round), title: row.reason_word }),
@@ -781,8 +784,9 @@ function renderSummary(frame) {
   const live = online();
   const buttons = [];
   if (frame.over) {
-    if (!frame.spectator) buttons.push(h("button", { type: "button", class: "primary", id: "rematch-button", "data-key": "rematch", "aria-disabled": live ? null : "true", onclick: () => { if (act({ type: "rematch" })) { S.summaryOpen = false; render(); } } }, t("Rematch")));
+    if (!frame.spectator && !frame.daily) buttons.push(h("button", { type: "button", class: "primary", id: "rematch-button", "data-key": "rematch", "aria-disabled": live ? null : "true", onclick: () => { if (act({ type: "rematch" })) { S.summaryOpen = false; render(); } } }, t("Rematch")));
     buttons.push(h("a", { class: "button", href: `/api/tables/${frame.table}/record?game=${frame.game}`, download: "" }, t("Download the record")));
+    buttons.push(h("a", { class: "button", id: "replay-link", href: `/replay/${frame.table}/${frame.game}` }, t("Replay and analysis")));
     buttons.push(h("a", { class: "button", href: "/" }, t("Back to the lobby")));
     buttons.push(h("button", { type: "button", "data-key": "close-summary", onclick: () => { S.summaryOpen = false; render(); } }, t("Close")));
   } else {
@@ -809,6 +813,7 @@ function renderSummary(frame) {
       sum ? h("p", { class: "locked-line" }, h("span", { text: t("Locked in the boneyard, never drawn:") + " " }),
         sum.locked.map((tile) => { const [a, b] = tileParts(tile); return domino(a, b, { small: true, across: true }); })) : null,
       sum ? h("div", { class: "scoring" }, sum.lines.map((line) => h("p", { text: line }))) : null,
+      accountRatings(frame),
       renderPad(frame),
     ],
     buttons,
@@ -947,12 +952,13 @@ function render() {
   const logEl = document.getElementById("log");
   const atBottom = !logEl || logEl.scrollTop + logEl.clientHeight >= logEl.scrollHeight - 4;
   let page;
-  if (S.frame && S.code === S.frame.table) page = renderTable();
+  if (Replay.active()) page = Replay.render(); // a finished game's replay (replay.js)
+  else if (S.frame && S.code === S.frame.table) page = renderTable();
   else if (S.code && (S.invite || !savedSeat(S.code)) && !S.watching) page = renderJoinPanel();
   else if (S.code) page = h("main", { class: "lobby" }, h("p", { class: "loading", text: t("Connecting…") }));
   else page = renderLobby();
   const notice = S.notice ? h("div", { class: "notice " + S.notice.kind, role: "alert", text: S.notice.text }) : null;
-  root.replaceChildren(page, notice || "", renderRulesPanel() || "");
+  root.replaceChildren(page, notice || "", renderRulesPanel() || "", renderAccount() || "");
   if (focused) root.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
   const log = document.getElementById("log");
   if (log && atBottom) log.scrollTop = log.scrollHeight;
@@ -966,6 +972,10 @@ function onKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   if (S.rulesPanel) {
     if (event.key === "Escape") closeRules();
+    return;
+  }
+  if (Replay.active()) {
+    Replay.onKey(event);
     return;
   }
   const frame = S.frame;
@@ -993,6 +1003,12 @@ function onKey(event) {
 }
 
 function route() {
+  if (Replay.route()) { // /replay...: no table on this page
+    S.code = null;
+    S.frame = null;
+    render();
+    return;
+  }
   const match = location.pathname.match(/^\/t\/([A-Za-z0-9]+)\/?$/);
   S.code = match ? normCode(match[1]) : null;
   const query = new URLSearchParams(location.search);
@@ -1022,6 +1038,7 @@ async function start() {
   window.addEventListener("popstate", route);
   route();
   connect();
+  accountLoad(); // who is signed in (account.js)
 }
 
 start();

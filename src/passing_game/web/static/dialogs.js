@@ -158,7 +158,7 @@ function renderMenu(frame) {
     cls: "menu-dialog",
     label: t("Menu"),
     onBackdrop: closeMenu,
-    body: h("div", { class: "menu-tools" }, tableTools(frame, "menu-"), rulesButton("menu-"), languageSwitch("menu-")),
+    body: h("div", { class: "menu-tools" }, tableTools(frame, "menu-"), accountButton("menu-"), rulesButton("menu-"), languageSwitch("menu-")),
     buttons: [h("button", { type: "button", id: "menu-close", "data-key": "menu-close", onclick: closeMenu }, t("Close"))],
   });
 }

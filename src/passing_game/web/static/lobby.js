@@ -26,8 +26,9 @@ function renderLobby() {
         h("span", { text: t("You") })));
       continue;
     }
-    const chosen = (S.lobbySeats || {})[seat] || cfg.default_level;
-    const options = [["person", t("A person (invite with the code)")]].concat(
+    // A rated table seats people only (account.js).
+    const chosen = accountRated() ? "person" : (S.lobbySeats || {})[seat] || cfg.default_level;
+    const options = [["person", t("A person (invite with the code)")]].concat(accountRated() ? [] :
       cfg.levels.map((l) => [l.name, t("Bot: {level}", { level: l.label })]));
     const sel = select("seat" + seat, options, chosen);
     sel.setAttribute("aria-label", t("Who sits in seat {n}", { n: seat + 1 }));
@@ -65,6 +66,10 @@ function renderLobby() {
       h("label", { class: "check" }, teams, h("span", { text: t("Partnerships (seats 1+3 against 2+4)") }))),
     h("fieldset", {}, h("legend", { text: t("Seats") }), h("ol", { class: "seat-list" }, seatRows)),
     field(t("Clock"), clock, t("When someone's time runs out, the game makes a move for them.")),
+    accountRatedField() ?? "",
+    h("label", { class: "check" }, h("input", { type: "checkbox", name: "public", id: "f-public", checked: !!S.lobbyPublic,
+      onchange: (e) => { S.lobbyPublic = e.target.checked; } }), h("span", { text: t("List this table") })),
+    h("p", { class: "hint", text: t("Anyone can find a listed table in the public tables, to join or to watch.") }),
     h("details", { class: "rules-box", open: !!S.rulesOpen, ontoggle: (e) => { S.rulesOpen = e.target.open; } }, h("summary", { text: t("Rules and variants") }),
       field(t("Drawing"), rule("draw", cfg.rules.draw, "ends-turn")),
       field(t("Passing"), rule("passing", cfg.rules.passing, "free")),
@@ -85,7 +90,9 @@ function renderLobby() {
     field(t("Your name"), joinName),
     h("div", { class: "row" },
       h("button", { type: "submit", class: "primary", id: "join-button", text: t("Join") }),
-      h("button", { type: "button", id: "watch-button", text: t("Watch"), onclick: () => watchTable(code.value) })));
+      h("button", { type: "button", id: "watch-button", text: t("Watch"), onclick: () => watchTable(code.value) })),
+    // replay.js: a downloaded record, stepped through and analysed.
+    h("p", { class: "open-record" }, h("a", { href: "/replay", id: "open-record-link", text: t("Open a game record") })));
 
   return h("main", { class: "lobby" },
     pageTools(),
@@ -93,7 +100,9 @@ function renderLobby() {
       h("div", { class: "hero-tiles", "aria-hidden": "true" }, domino(6, 6), domino(3, 5, { across: true }), domino(1, 4)),
       h("h1", { text: t("The Passing Game") }),
       h("p", { class: "tagline", text: t("A domino game for 2 to 4 players. Play friends or bots in your browser.") })),
-    h("div", { class: "lobby-cards" }, form, join));
+    Quick.lobbyTop(), // quickplay.js: Play now, the daily deal
+    h("div", { class: "lobby-cards" }, form, join),
+    Quick.lobbyBottom()); // quickplay.js: the public tables
 }
 
 function createTable() {
@@ -107,15 +116,17 @@ function createTable() {
   localStorage.setItem("passing-game:name", name);
   const players = Number(S.lobbyPlayers || 2);
   const seats = ["you"];
-  for (let seat = 1; seat < players; seat++) seats.push((S.lobbySeats || {})[seat] || cfg.default_level);
+  for (let seat = 1; seat < players; seat++) seats.push(accountRated() ? "person" : (S.lobbySeats || {})[seat] || cfg.default_level);
   const rules = { players, partnerships: players === 4 && !!S.lobbyTeams, ...(S.lobbyRules || {}) };
   const target = parseInt(S.lobbyTarget || "", 10);
   if (Number.isInteger(target) && target > 0) rules.target = target;
   else if (S.lobbyPreset) rules.target_preset = S.lobbyPreset;
   S.watching = false;
   const msg = { type: "create", name, seats, rules };
+  if (accountRated()) msg.rated = true;
   // "none" is the default: left out, so that a server without clocks still takes the table.
   if (S.lobbyClock && S.lobbyClock !== "none") msg.clock = S.lobbyClock;
+  if (S.lobbyPublic) msg.public = true;
   send(msg);
 }
 
@@ -139,6 +150,7 @@ function joinTable(code, name) {
   }
   const saved = savedSeat(code);
   if (saved) send({ type: "resume", code, seat: saved.seat, token: saved.token });
+  else if (accountSeat(code) !== null) send({ type: "resume", code, seat: accountSeat(code) });
   else send({ type: "join", code, name });
 }
 

@@ -1,0 +1,283 @@
+"""``passing-game admin``: keep the site clean, against the servers' own database.
+
+::
+
+    passing-game admin [--db URL] [--actor NAME] accounts [--search TEXT]
+    passing-game admin rename NAME NEW --reason TEXT
+    passing-game admin suspend NAME --reason TEXT
+    passing-game admin restore NAME --reason TEXT
+    passing-game admin unrate CODE GAME --reason TEXT
+    passing-game admin log [--limit N]
+
+Every action is kept in the moderators' log with its reason (``admin log``).
+Bad input (an unknown account, a missing reason, a game that was not rated)
+is a usage error with a clear message, never a traceback. The work itself is
+``passing_game.web.admin``.
+"""
+
+from __future__ import annotations
+
+import getpass
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import click
+
+from passing_game.cli.options import TranslatedCommand, option
+from passing_game.i18n import N_, _, ngettext
+
+
+class TranslatedGroup(click.Group):
+    """A group whose description is translated when its help is shown."""
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        original = self.help
+        if original:
+            self.help = _(original)
+        try:
+            super().format_help_text(ctx, formatter)
+        finally:
+            self.help = original
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and command.help:
+                rows.append((name, _(command.help).split("\n")[0]))
+        if rows:
+            with formatter.section(_("Commands")):
+                formatter.write_dl(rows)
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        from passing_game.cli.click_i18n import help_option
+
+        return help_option(super().get_help_option(ctx))
+
+
+def _default_actor() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # no user name in this environment
+        return "admin"
+
+
+@click.group(
+    "admin",
+    cls=TranslatedGroup,
+    help=N_("Moderate the web site: accounts, names, suspensions and ratings."),
+)
+@option(
+    "--db",
+    default=None,
+    metavar="URL",
+    help=N_(
+        "The web site's database: sqlite:///FILE (default sqlite:///data/passing-game.sqlite3)"
+        " or postgresql://USER:PASSWORD@HOST/DB."
+    ),
+)
+@option(
+    "--actor",
+    default=None,
+    metavar="NAME",
+    help=N_("Who acts, as the log keeps it (default: your login name)."),
+)
+@click.pass_context
+def admin_command(ctx: click.Context, db: str | None, actor: str | None) -> None:
+    """Moderate the web site: accounts, names, suspensions and ratings."""
+    ctx.obj = {"db": db, "actor": (actor or "").strip() or _default_actor()}
+
+
+@contextmanager
+def _store(ctx: click.Context) -> Iterator[Any]:
+    """The site's store, opened as ``serve`` opens it; its errors as clear messages."""
+    try:
+        from passing_game.web.store import DEFAULT_DB, StoreError, open_store
+    except ImportError as exc:  # pragma: no cover - the web extra is missing
+        raise click.ClickException(
+            _("the web app needs its extra: pip install 'passing-game[web]' ({reason})").format(
+                reason=exc
+            )
+        ) from None
+    url = ctx.obj["db"] or DEFAULT_DB
+    try:
+        store = open_store(url)
+    except (StoreError, OSError) as exc:
+        raise click.ClickException(
+            _("cannot open the database: {reason}").format(reason=exc)
+        ) from None
+    except Exception as exc:  # a database driver's own error (PostgreSQL down, bad password)
+        raise click.ClickException(
+            _("cannot open the database: {reason}").format(reason=str(exc).strip())
+        ) from None
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+@contextmanager
+def _refusals() -> Iterator[None]:
+    """An action the store refuses becomes a usage error."""
+    from passing_game.web.admin import AdminError
+
+    try:
+        yield
+    except AdminError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def _when(at: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(at))
+
+
+def _columns(rows: Sequence[Sequence[str]]) -> None:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        click.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+
+
+_REASON = option(
+    "--reason",
+    required=True,
+    metavar="TEXT",
+    help=N_("Why: kept in the moderators' log with the action."),
+)
+
+
+def _code(value: str) -> str:
+    from passing_game.web.protocol import ProtocolError, clean_code
+
+    try:
+        return clean_code(value)
+    except ProtocolError as exc:
+        raise click.BadParameter(str(exc), param_hint="CODE") from None
+
+
+@admin_command.command(
+    "accounts", cls=TranslatedCommand, help=N_("List the accounts, with their ratings.")
+)
+@option("--search", default=None, metavar="TEXT", help=N_("Only names that contain TEXT."))
+@option(
+    "--limit",
+    type=click.IntRange(1, 10000),
+    default=100,
+    show_default=True,
+    help=N_("At most this many."),
+)
+@click.pass_context
+def accounts_command(ctx: click.Context, search: str | None, limit: int) -> None:
+    """List the accounts, with their ratings."""
+    from passing_game.web.admin import accounts
+
+    with _store(ctx) as store:
+        found = accounts(store, search, limit)
+    if not found:
+        click.echo(_("No accounts."))
+        return
+    states = {"active": _("active"), "suspended": _("suspended"), "deleted": _("deleted")}
+    rows = [[_("name"), _("id"), _("created"), _("state"), _("ratings")]]
+    for account in found:
+        ratings = ", ".join(
+            ngettext(
+                "{pool}: {rating} ({games} game)", "{pool}: {rating} ({games} games)", games
+            ).format(pool=pool, rating=rating, games=games)
+            for pool, (rating, games) in account.ratings.items()
+        )
+        rows.append(
+            [account.name, account.id, _when(account.created), states[account.state], ratings]
+        )
+    _columns(rows)
+
+
+@admin_command.command("rename", cls=TranslatedCommand, help=N_("Give an account a new name."))
+@click.argument("name")
+@click.argument("new")
+@_REASON
+@click.pass_context
+def rename_command(ctx: click.Context, name: str, new: str, reason: str) -> None:
+    """Give an account a new name."""
+    from passing_game.web.admin import rename
+
+    with _store(ctx) as store, _refusals():
+        kept = rename(store, name, new, actor=ctx.obj["actor"], reason=reason)
+    click.echo(_("{old} is now called {new}.").format(old=name, new=kept))
+
+
+@admin_command.command(
+    "suspend",
+    cls=TranslatedCommand,
+    help=N_("Suspend an account: it cannot sign in and leaves the leaderboards."),
+)
+@click.argument("name")
+@_REASON
+@click.pass_context
+def suspend_command(ctx: click.Context, name: str, reason: str) -> None:
+    """Suspend an account: it cannot sign in and leaves the leaderboards."""
+    from passing_game.web.admin import suspend
+
+    with _store(ctx) as store, _refusals():
+        suspend(store, name, actor=ctx.obj["actor"], reason=reason)
+    click.echo(_("{name} is suspended.").format(name=name))
+
+
+@admin_command.command("restore", cls=TranslatedCommand, help=N_("Restore a suspended account."))
+@click.argument("name")
+@_REASON
+@click.pass_context
+def restore_command(ctx: click.Context, name: str, reason: str) -> None:
+    """Restore a suspended account."""
+    from passing_game.web.admin import restore
+
+    with _store(ctx) as store, _refusals():
+        restore(store, name, actor=ctx.obj["actor"], reason=reason)
+    click.echo(_("{name} is restored.").format(name=name))
+
+
+@admin_command.command(
+    "unrate",
+    cls=TranslatedCommand,
+    help=N_("Take a game out of the ratings (its players' ratings are replayed without it)."),
+)
+@click.argument("code")
+@click.argument("game", type=click.IntRange(1, 2**31 - 1))
+@_REASON
+@click.pass_context
+def unrate_command(ctx: click.Context, code: str, game: int, reason: str) -> None:
+    """Take a game out of the ratings (its players' ratings are replayed without it)."""
+    from passing_game.web.admin import unrate
+
+    table = _code(code)
+    with _store(ctx) as store, _refusals():
+        names = unrate(store, table, game, actor=ctx.obj["actor"], reason=reason)
+    click.echo(
+        _("Game {game} of table {code} is out of the ratings; replayed: {names}.").format(
+            game=game, code=table, names=", ".join(names)
+        )
+    )
+
+
+@admin_command.command("log", cls=TranslatedCommand, help=N_("Show the moderators' log."))
+@option(
+    "--limit",
+    type=click.IntRange(1, 10000),
+    default=50,
+    show_default=True,
+    help=N_("At most this many, newest first."),
+)
+@click.pass_context
+def log_command(ctx: click.Context, limit: int) -> None:
+    """Show the moderators' log."""
+    from passing_game.web.admin import log_entries
+
+    with _store(ctx) as store:
+        entries = log_entries(store, limit)
+    if not entries:
+        click.echo(_("The log is empty."))
+        return
+    # TRANSLATORS: the moderators' log's columns; "target" is the account or game acted on.
+    rows = [[_("when"), _("who"), _("action"), _("target"), _("reason")]]
+    rows += [[_when(e.at), e.actor, e.action, e.target, e.reason] for e in entries]
+    _columns(rows)

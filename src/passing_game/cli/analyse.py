@@ -1,0 +1,267 @@
+"""``passing-game analyse RECORD --seat N``: what each decision of one seat cost.
+
+The analysis itself is ``passing_game.bots.analysis`` (the expert, from the
+seat's view only); this command reads the record, checks that its game is
+over, runs it (in worker processes with ``--workers``) and prints the
+decisions, the mistakes and blunders, and the three costliest in words.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+import click
+
+from passing_game.cli.options import TranslatedCommand, option
+from passing_game.errors import RecordError
+from passing_game.i18n import N_, _, ngettext
+from passing_game.moves import Draw, Move, Play, parse_move
+from passing_game.records import load_record, record_marks, record_names
+from passing_game.views import View
+
+#: The most worker processes ``--workers`` may ask for.
+MAX_WORKERS = 16
+
+
+def move_words(move: Move, view: View | None = None) -> str:
+    """A move as a player reads it: ``play [3|5] on the left``, ``lead [6|6]``."""
+    from passing_game.terminal.render import tile_text
+
+    if isinstance(move, Play):
+        tile = tile_text(move.tile)
+        if view is not None and view.ends is None:
+            return _("lead {tile}").format(tile=tile)
+        if move.end == "left":
+            return _("play {tile} on the left").format(tile=tile)
+        return _("play {tile} on the right").format(tile=tile)
+    if isinstance(move, Draw):
+        return _("draw a tile")
+    return _("pass")
+
+
+def mark_word(mark: str | None, auto: str | None = None) -> str:
+    if auto == "timeout":
+        return _("(auto-played: time ran out)")
+    if auto == "stand-in":
+        return _("(played by a stand-in)")
+    if mark == "blunder":
+        return _("blunder")
+    if mark == "mistake":
+        return _("mistake")
+    return ""
+
+
+@contextmanager
+def _pool(workers: int) -> Iterator[ProcessPoolExecutor | None]:
+    if workers <= 1:
+        yield None
+        return
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"))
+    try:
+        yield pool
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+@click.command(
+    "analyse",
+    cls=TranslatedCommand,
+    help=N_(
+        "Analyse a finished game's record: the expert judges each decision of one seat"
+        " from that seat's view, and marks the mistakes and blunders."
+    ),
+)
+@click.argument("record", type=click.Path(dir_okay=False, path_type=Path))
+@option(
+    "--seat",
+    type=click.IntRange(1, 4),
+    required=True,
+    help=N_("The seat whose decisions are analysed, numbered from 1."),
+)
+@option(
+    "--all",
+    "show_all",
+    is_flag=True,
+    help=N_("List every decision, not only the mistakes and blunders."),
+)
+@option(
+    "--workers",
+    type=click.IntRange(1, MAX_WORKERS),
+    default=1,
+    show_default=True,
+    help=N_("Worker processes that search at once."),
+)
+def analyse_command(record: Path, seat: int, show_all: bool, workers: int) -> None:
+    """Analyse a finished game's record for one seat."""
+    from passing_game.bots import analysis
+    from passing_game.terminal import l10n  # numbers for the language (and the hint's)
+    from passing_game.terminal.render import Seats, make_console
+
+    try:
+        raw = record.read_bytes()
+    except OSError as exc:
+        raise click.ClickException(
+            _("cannot read {path}: {reason}").format(path=record, reason=exc.strerror or exc)
+        ) from None
+    try:
+        match = load_record(raw)
+    except RecordError as exc:
+        raise click.ClickException(
+            _("{path} is not a usable game record: {reason}").format(path=record, reason=exc)
+        ) from None
+    data: dict[str, Any] = json.loads(raw)
+    rules = match.rules
+    if seat > rules.players:
+        raise click.BadParameter(
+            ngettext(
+                "seat must be 1 with {n} player",
+                "seat must be 1 to {n} with {n} players",
+                rules.players,
+            ).format(n=rules.players),
+            param_hint="'--seat'",
+        )
+    if not match.is_over:
+        raise click.ClickException(
+            _("the game in {path} is not over: only a finished game is analysed").format(
+                path=record
+            )
+        )
+    names = record_names(data)
+    seats = Seats(rules, tuple(names) if names and len(names) == rules.players else None)
+    console = make_console()
+    marks = record_marks(data)
+    turns = analysis.decisions(match, seat - 1, marks)
+    with _pool(min(workers, os.cpu_count() or 1)) as pool, _progress(console) as progress:
+        result = analysis.analyse_decisions(
+            turns,
+            seat - 1,
+            seed=analysis.record_seed(data),
+            executor=pool,
+            progress=progress,
+        )
+    views = {(d.round, d.index): d.view for d in turns}
+    show = _printer(console)
+    title = _("The expert's analysis of the decisions of {player}")
+    show(title.format(player=seats.label(seat - 1)), "bold")
+    choices = result.choices
+    listed = (
+        [e for e in result.evaluations if not e.forced]
+        if show_all
+        else [e for e in choices if e.mark is not None]
+    )
+    if listed:
+        _table(console, listed, views, l10n.decimal)
+    show("")
+    show(
+        _("{decisions}: {same}, {mistakes}, {blunders}; points lost in all: {points}.").format(
+            decisions=ngettext("{n} decision", "{n} decisions", len(choices)).format(
+                n=l10n.number(len(choices))
+            ),
+            same=ngettext(
+                "{n} as the expert would play", "{n} as the expert would play", result.agreed
+            ).format(n=l10n.number(result.agreed)),
+            mistakes=ngettext("{n} mistake", "{n} mistakes", result.count("mistake")).format(
+                n=l10n.number(result.count("mistake"))
+            ),
+            blunders=ngettext("{n} blunder", "{n} blunders", result.count("blunder")).format(
+                n=l10n.number(result.count("blunder"))
+            ),
+            points=l10n.decimal(result.total_loss, 1),
+        ),
+        "bold",
+    )
+    show(
+        _(
+            "A loss of {mistake} points or more is a mistake, {blunder} or more a blunder"
+            " (expected points at the end of the round)."
+        ).format(mistake=l10n.decimal(analysis.MISTAKE), blunder=l10n.decimal(analysis.BLUNDER)),
+        "dim",
+    )
+    costly = analysis.explain(result, match)
+    if costly:
+        show("")
+        show(_("The costliest decisions:"), "bold")
+    for number, (evaluation, words) in enumerate(costly, start=1):
+        view = views[(evaluation.round, evaluation.index)]
+        show(
+            _(
+                "{n}. Round {round}, move {move}: {played} ({mine} points);"
+                " the expert's choice: {best} ({theirs} points)."
+            ).format(
+                n=number,
+                round=evaluation.round,
+                move=evaluation.index,
+                played=move_words(parse_move(evaluation.played), view),
+                mine=l10n.decimal(evaluation.played_value or 0.0, 1, sign=True),
+                best=move_words(parse_move(evaluation.best), view),
+                theirs=l10n.decimal(evaluation.best_value or 0.0, 1, sign=True),
+            )
+        )
+        show("   " + words, "dim")
+
+
+def _printer(console: Any) -> Callable[..., None]:
+    def show(text: str, style: str = "") -> None:
+        console.print(text, style=style or None)
+
+    return show
+
+
+@contextmanager
+def _progress(console: Any) -> Iterator[Callable[[int, int], None] | None]:
+    """A progress bar on a terminal; nothing when the output is piped."""
+    if not console.is_terminal:
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    with Progress(
+        TextColumn(_("Analysing")),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=console,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("", total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update
+
+
+def _table(
+    console: Any,
+    rows: list[Any],
+    views: dict[tuple[int, int], View],
+    decimal: Callable[..., str],
+) -> None:
+    from rich.table import Table
+
+    table = Table(show_edge=False, pad_edge=False)
+    table.add_column(_("Round"), justify="right")
+    table.add_column(_("Move"), justify="right")
+    table.add_column(_("Played"))
+    table.add_column(_("The expert's choice"))
+    table.add_column(_("Points lost"), justify="right")
+    table.add_column(_("Mark"))
+    for e in rows:
+        view = views[(e.round, e.index)]
+        style = "bold red" if e.mark == "blunder" else "yellow" if e.mark == "mistake" else None
+        table.add_row(
+            str(e.round),
+            str(e.index),
+            move_words(parse_move(e.played), view),
+            "" if e.best == e.played else move_words(parse_move(e.best), view),
+            decimal(e.loss, 1),
+            mark_word(e.mark, e.auto),
+            style=style,
+        )
+    console.print(table)

@@ -1,0 +1,463 @@
+// Accounts on the page (issue 13): sign up, sign in, sign out, change the
+// password, delete the account; "My games" and the leaderboards; the lobby's
+// "Rated game" switch and the rating changes at the end of a rated match.
+// Loaded after dialogs.js and before app.js, sharing their global scope (h,
+// t, nt, S, render, send, notify, dialogBox, toolButton, whoParts).
+//
+// The server's account endpoints (web/account_api.py) need the page's CSRF
+// token, read from GET /api/account and sent as X-CSRF-Token. Names are user
+// text: always put on the page as text (h's `text` or text nodes), never HTML.
+"use strict";
+
+const ACCOUNT = {
+  loaded: false,
+  user: null, // {id, name, created} when signed in
+  csrf: null,
+  minPassword: 10,
+  seats: {}, // table code -> the seat the account holds there
+  panel: null, // "signin" | "signup" | "menu" | "password" | "delete" | "games" | "leaders"
+  form: {}, // what the person typed, kept across renders
+  error: null,
+  busy: false,
+  games: null, // GET /api/account/games
+  leaders: null, // GET /api/leaderboard
+  pool: "2",
+  version: 0, // bumped whenever the dialog's content changes
+  view: null, // {version, node}: the dialog as last built (kept so typing survives a render)
+};
+
+ICONS.user = "M12 12a4.5 4.5 0 1 0 0-9 4.5 4.5 0 0 0 0 9zM3.5 21a8.5 8.5 0 0 1 17 0";
+
+// The lobby's "Rated game" choice, when it applies (signed in and switched on).
+function accountRated() {
+  return !!(ACCOUNT.user && S.lobbyRated);
+}
+
+// The seat the signed-in account holds at a table (taken back without a token), or null.
+function accountSeat(code) {
+  if (!ACCOUNT.user || !code || !Object.prototype.hasOwnProperty.call(ACCOUNT.seats, code)) return null;
+  return ACCOUNT.seats[code];
+}
+
+function accountChanged() {
+  ACCOUNT.version += 1;
+  render();
+}
+
+// -- talking to the server ---------------------------------------------------------
+
+async function accountFetch(path) {
+  const response = await fetch(path, { headers: { Accept: "application/json" }, cache: "no-store" });
+  const data = await response.json().catch(() => ({}));
+  return { ok: response.ok, data };
+}
+
+async function accountPost(path, body) {
+  if (!ACCOUNT.csrf) await accountLoad();
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": ACCOUNT.csrf || "" },
+    body: JSON.stringify(body || {}),
+  });
+  const data = await response.json().catch(() => ({}));
+  return { ok: response.ok, data };
+}
+
+async function accountLoad(resume = true) {
+  try {
+    const { ok, data } = await accountFetch("/api/account");
+    if (!ok) return;
+    ACCOUNT.csrf = data.csrf;
+    ACCOUNT.minPassword = data.min_password || ACCOUNT.minPassword;
+    ACCOUNT.user = data.user;
+    ACCOUNT.loaded = true;
+    if (ACCOUNT.user) {
+      fillName();
+      await loadSeats();
+      if (resume) resumeOwnSeat();
+    }
+    // Other scripts (quick play, the replay) may follow who is signed in.
+    window.dispatchEvent(new CustomEvent("passing-game:account", { detail: { user: ACCOUNT.user } }));
+    accountChanged();
+  } catch (e) {
+    /* the page works without an account */
+  }
+}
+
+async function loadSeats() {
+  ACCOUNT.seats = {};
+  if (!ACCOUNT.user) return;
+  const { ok, data } = await accountFetch("/api/account/tables");
+  if (!ok) return;
+  for (const entry of data.tables || []) ACCOUNT.seats[entry.code] = entry.seat;
+}
+
+// The seats this browser holds as a guest (localStorage), offered to the account.
+function guestSeats() {
+  const seats = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i) || "";
+    if (!key.startsWith("passing-game:seat:")) continue;
+    const saved = savedSeat(key.slice("passing-game:seat:".length));
+    if (saved) seats.push({ code: key.slice("passing-game:seat:".length), seat: saved.seat, token: saved.token });
+  }
+  return seats.slice(0, 200);
+}
+
+// The name the lobby's forms start with, once signed in.
+function fillName() {
+  if (ACCOUNT.user && !(S.lobbyName ?? savedName())) S.lobbyName = ACCOUNT.user.name;
+}
+
+// The socket learns who is signed in when it opens: open it again.
+function reconnectAsAccount() {
+  const old = S.ws;
+  S.ws = null;
+  S.wsOpen = false;
+  S.live = false;
+  if (old) old.close();
+  connect();
+}
+
+// At a table's link without this browser's token: the account's own seat, taken back.
+function resumeOwnSeat() {
+  if (!S.code || S.watching || S.invite || savedSeat(S.code)) return;
+  if (S.frame && S.frame.table === S.code) return;
+  const seat = accountSeat(S.code);
+  if (seat !== null && S.wsOpen) send({ type: "resume", code: S.code, seat });
+}
+
+function failed(data) {
+  ACCOUNT.busy = false;
+  ACCOUNT.error = (data && data.error) || t("Something went wrong; try again.");
+  accountChanged();
+}
+
+async function submitSign(kind) {
+  if (ACCOUNT.busy) return;
+  const name = (ACCOUNT.form.name || "").trim();
+  const password = ACCOUNT.form.password || "";
+  ACCOUNT.busy = true;
+  ACCOUNT.error = null;
+  accountChanged();
+  try {
+    const { ok, data } = await accountPost(kind === "signup" ? "/api/account/signup" : "/api/account/signin",
+      { name, password, seats: guestSeats() });
+    if (!ok) return failed(data);
+    ACCOUNT.user = data.user;
+    ACCOUNT.busy = false;
+    ACCOUNT.form = {};
+    ACCOUNT.panel = null;
+    await accountLoad(false); // the account's seats, taken back once the socket knows the account
+    reconnectAsAccount();
+    notify(kind === "signup" ? t("Welcome, {name}! Your account is ready.", { name: ACCOUNT.user.name })
+      : t("Signed in as {name}.", { name: ACCOUNT.user.name }), "info");
+  } catch (e) {
+    failed(null);
+  }
+}
+
+async function signOut() {
+  const { ok, data } = await accountPost("/api/account/signout", {});
+  if (!ok) return failed(data);
+  ACCOUNT.user = null;
+  ACCOUNT.seats = {};
+  ACCOUNT.panel = null;
+  ACCOUNT.games = null;
+  S.lobbyRated = false;
+  await accountLoad();
+  reconnectAsAccount();
+  notify(t("You are signed out."), "info");
+}
+
+async function submitPassword() {
+  if (ACCOUNT.busy) return;
+  ACCOUNT.busy = true;
+  ACCOUNT.error = null;
+  accountChanged();
+  const { ok, data } = await accountPost("/api/account/password", { old: ACCOUNT.form.old || "", new: ACCOUNT.form.new || "" });
+  if (!ok) return failed(data);
+  ACCOUNT.busy = false;
+  ACCOUNT.form = {};
+  ACCOUNT.panel = null;
+  accountChanged();
+  notify(t("Your password is changed."), "info");
+}
+
+async function submitDelete() {
+  if (ACCOUNT.busy) return;
+  ACCOUNT.busy = true;
+  ACCOUNT.error = null;
+  accountChanged();
+  const { ok, data } = await accountPost("/api/account/delete", { password: ACCOUNT.form.deletePassword || "" });
+  if (!ok) return failed(data);
+  ACCOUNT.busy = false;
+  ACCOUNT.form = {};
+  ACCOUNT.user = null;
+  ACCOUNT.seats = {};
+  ACCOUNT.panel = null;
+  S.lobbyRated = false;
+  await accountLoad();
+  reconnectAsAccount();
+  notify(t("Your account is deleted. Its games stay, without your name."), "info");
+}
+
+async function showGames() {
+  openPanel("games");
+  const { ok, data } = await accountFetch("/api/account/games");
+  ACCOUNT.games = ok ? data.games : [];
+  accountChanged();
+}
+
+async function showLeaders(pool) {
+  ACCOUNT.pool = pool || ACCOUNT.pool;
+  if (ACCOUNT.panel !== "leaders") openPanel("leaders");
+  ACCOUNT.leaders = null;
+  accountChanged();
+  const { ok, data } = await accountFetch("/api/leaderboard?pool=" + encodeURIComponent(ACCOUNT.pool));
+  ACCOUNT.leaders = ok ? data.players : [];
+  accountChanged();
+}
+
+function openPanel(panel) {
+  S.menuOpen = false;
+  ACCOUNT.panel = panel;
+  ACCOUNT.error = null;
+  ACCOUNT.busy = false;
+  accountChanged();
+  const first = document.querySelector("#account-dialog input, #account-dialog button");
+  first?.focus();
+}
+
+function closePanel() {
+  ACCOUNT.panel = null;
+  ACCOUNT.error = null;
+  ACCOUNT.form = {};
+  accountChanged();
+  const button = document.getElementById("account-button");
+  (button && button.offsetParent ? button : document.getElementById("menu-button"))?.focus();
+}
+
+// -- what the page shows ------------------------------------------------------------
+
+// The account's button on the page's tool bar (lobby, join panel, table; `prefix` for the phone's menu).
+function accountButton(prefix = "") {
+  const user = ACCOUNT.user;
+  return toolButton({ id: prefix + "account-button", key: prefix + "account", icon: "user",
+    label: user ? user.name : t("Sign in"), title: user ? t("Your account: {name}", { name: user.name }) : t("Sign in or create an account"),
+    onclick: () => openPanel(user ? "menu" : "signin") });
+}
+
+function accountInput(key, type, autocomplete, label, hint) {
+  const input = h("input", { type, id: "acc-" + key, name: key, "data-key": "acc-" + key, autocomplete, required: true,
+    maxlength: type === "password" ? 256 : S.config.max_name, value: ACCOUNT.form[key] || "",
+    oninput: (e) => { ACCOUNT.form[key] = e.target.value; } });
+  return field(label, input, hint);
+}
+
+function errorLine() {
+  return ACCOUNT.error ? h("p", { class: "account-error", id: "account-error", role: "alert", text: ACCOUNT.error }) : null;
+}
+
+function passwordHint() {
+  return nt("At least {n} character", ACCOUNT.minPassword);
+}
+
+function signPanel(kind) {
+  const up = kind === "signup";
+  const form = h("form", { class: "account-form", id: "account-form", onsubmit: (e) => { e.preventDefault(); submitSign(kind); } },
+    accountInput("name", "text", "username", t("User name")),
+    accountInput("password", "password", up ? "new-password" : "current-password", t("Password"), up ? passwordHint() : null),
+    errorLine(),
+    h("button", { type: "submit", class: "primary", id: "acc-submit", "data-key": "acc-submit", "aria-disabled": ACCOUNT.busy ? "true" : null },
+      up ? t("Create the account") : t("Sign in")));
+  return {
+    title: up ? t("Create an account") : t("Sign in"),
+    body: [
+      h("p", { class: "muted", text: up
+        ? t("Your games on any device and a rating; the tables of this browser become yours.")
+        : t("Your games on any device; the tables of this browser become yours.") }),
+      form,
+      h("p", { class: "account-switch" },
+        h("button", { type: "button", class: "small", id: "acc-switch", "data-key": "acc-switch", onclick: () => openPanel(up ? "signin" : "signup") },
+          up ? t("I have an account: sign in") : t("New here? Create an account"))),
+    ],
+    buttons: [h("button", { type: "button", id: "acc-leaders", "data-key": "acc-leaders", onclick: () => showLeaders() }, t("Leaderboard"))],
+  };
+}
+
+function menuPanel() {
+  const item = (id, text, onclick, cls) => h("button", { type: "button", id, "data-key": id, class: cls || null, onclick }, text);
+  return {
+    title: ACCOUNT.user.name,
+    body: [h("div", { class: "account-menu" },
+      item("acc-games", t("My games"), () => showGames()),
+      item("acc-leaders", t("Leaderboard"), () => showLeaders()),
+      item("acc-password-open", t("Change the password"), () => openPanel("password")),
+      item("acc-signout", t("Sign out"), () => signOut()),
+      item("acc-delete-open", t("Delete the account…"), () => openPanel("delete"), "danger"))],
+    buttons: [],
+  };
+}
+
+function passwordPanel() {
+  return {
+    title: t("Change the password"),
+    body: [h("form", { class: "account-form", id: "account-form", onsubmit: (e) => { e.preventDefault(); submitPassword(); } },
+      accountInput("old", "password", "current-password", t("Current password")),
+      accountInput("new", "password", "new-password", t("New password"), passwordHint()),
+      h("p", { class: "muted", text: t("Your other devices are signed out.") }),
+      errorLine(),
+      h("button", { type: "submit", class: "primary", id: "acc-password-submit", "data-key": "acc-password-submit" }, t("Change the password")))],
+    buttons: [],
+  };
+}
+
+function deletePanel() {
+  return {
+    title: t("Delete the account?"),
+    body: [h("form", { class: "account-form", id: "account-form", onsubmit: (e) => { e.preventDefault(); submitDelete(); } },
+      h("p", { text: t("This cannot be undone. Your games stay, without your name; you leave the leaderboards.") }),
+      accountInput("deletePassword", "password", "current-password", t("Your password, to confirm")),
+      errorLine(),
+      h("button", { type: "submit", class: "primary danger", id: "acc-delete-confirm", "data-key": "acc-delete-confirm" }, t("Delete my account")))],
+    buttons: [],
+  };
+}
+
+function shortDate(seconds) {
+  try {
+    return new Intl.DateTimeFormat(I18N.language, { dateStyle: "medium", timeStyle: "short" }).format(new Date(seconds * 1000));
+  } catch (e) {
+    return new Date(seconds * 1000).toLocaleString();
+  }
+}
+
+function signed(n) {
+  return new Intl.NumberFormat(I18N.language, { signDisplay: "exceptZero" }).format(n);
+}
+
+function resultText(game) {
+  const r = game.result;
+  if (!game.over) return t("In progress");
+  if (!r) return "";
+  if (r.won) return t("Won");
+  if (r.of === 2) return t("Lost");
+  return t("Place {n} of {m}", { n: r.place, m: r.of });
+}
+
+function ratingText(game) {
+  const r = game.rating;
+  if (!game.rated) return t("Not rated");
+  if (!r) return game.over ? "" : t("Rated");
+  if (r.removed) return t("Removed from the ratings");
+  return t("{before} → {after}", { before: ratingNum(r.before), after: ratingNum(r.after) }) + " (" + signed(r.delta) + ")";
+}
+
+function gamesPanel() {
+  let content;
+  if (ACCOUNT.games === null) content = h("p", { class: "muted", text: t("Loading…") });
+  else if (!ACCOUNT.games.length) content = h("p", { class: "muted", id: "no-games", text: t("No games yet.") });
+  else {
+    content = h("table", { class: "account-table", id: "my-games" },
+      h("thead", {}, h("tr", {}, [t("Date"), t("Players"), t("Result"), t("Rating"), ""].map((text) => h("th", { scope: "col", text })))),
+      h("tbody", {}, ACCOUNT.games.map((game) => h("tr", { class: "game-row", dataset: { code: game.code, game: String(game.game) } },
+        h("td", { text: shortDate(game.date) }),
+        h("td", { class: "players" }, game.players.map((p, i) => [i ? ", " : "", h(p.you ? "strong" : "span", { text: p.name })])),
+        h("td", { class: "result", text: resultText(game) + (game.result ? " · " + game.result.scores.join("–") : "") }),
+        h("td", { class: "rating " + (game.rating && !game.rating.removed ? (game.rating.delta > 0 ? "up" : game.rating.delta < 0 ? "down" : "") : ""), text: ratingText(game) }),
+        h("td", {}, h("a", { href: game.link, class: "button small" }, game.over ? t("Replay") : t("Open the table")))))));
+  }
+  return { title: t("My games"), body: [content], buttons: [], wide: true };
+}
+
+function poolWords() {
+  return { "2": t("Two players"), "3": t("Three players"), "4": t("Four players"), "4-teams": t("Four players in teams") };
+}
+
+function num(n) {
+  return new Intl.NumberFormat(I18N.language).format(n);
+}
+
+// A rating as people read ratings: digits only (1069, not 1,069).
+function ratingNum(n) {
+  return new Intl.NumberFormat(I18N.language, { useGrouping: false }).format(n);
+}
+
+function leadersPanel() {
+  const pools = h("div", { class: "segmented pools", role: "radiogroup", "aria-label": t("Leaderboard") },
+    Object.entries(poolWords()).map(([pool, word]) => h("label", { class: pool === ACCOUNT.pool ? "on" : "" },
+      h("input", { type: "radio", name: "pool", value: pool, checked: pool === ACCOUNT.pool, onchange: () => showLeaders(pool) }),
+      h("span", { text: word }))));
+  let content;
+  if (ACCOUNT.leaders === null) content = h("p", { class: "muted", text: t("Loading…") });
+  else if (!ACCOUNT.leaders.length) content = h("p", { class: "muted", text: t("Nobody is rated here yet.") });
+  else {
+    content = h("table", { class: "account-table", id: "leaderboard" },
+      h("thead", {}, h("tr", {}, [t("Place"), t("Player"), t("Rating"), t("Games")].map((text) => h("th", { scope: "col", text })))),
+      h("tbody", {}, ACCOUNT.leaders.map((row) => h("tr", { class: ACCOUNT.user && row.name === ACCOUNT.user.name ? "me" : "" },
+        h("td", { text: String(row.rank) }), h("td", { text: row.name }),
+        h("td", { class: "num", text: ratingNum(row.rating) }), h("td", { class: "num", text: num(row.games) })))));
+  }
+  return {
+    title: t("Leaderboard"),
+    body: [pools, h("p", { class: "muted", text: t("A new player's rating is 1000; wins, and the games that make it sure, raise it.") }), content],
+    buttons: [],
+    wide: true,
+  };
+}
+
+const PANELS = { signin: () => signPanel("signin"), signup: () => signPanel("signup"), menu: menuPanel, password: passwordPanel, delete: deletePanel, games: gamesPanel, leaders: leadersPanel };
+
+// The account's dialog, if open (app.js's render() puts it on the page).
+function renderAccount() {
+  const panel = ACCOUNT.panel;
+  if (!panel || !PANELS[panel] || (panel !== "signin" && panel !== "signup" && panel !== "leaders" && !ACCOUNT.user)) return null;
+  const view = ACCOUNT.view;
+  if (view && view.version === ACCOUNT.version && view.panel === panel && view.language === I18N.language) return view.node;
+  const spec = PANELS[panel]();
+  const node = dialogBox({
+    cls: "account-dialog" + (spec.wide ? " wide" : ""),
+    labelledby: "account-title",
+    onBackdrop: closePanel,
+    body: [h("h2", { id: "account-title", text: spec.title }), spec.body],
+    buttons: [...spec.buttons, h("button", { type: "button", id: "account-close", "data-key": "account-close", onclick: closePanel }, t("Close"))],
+  });
+  node.querySelector('[role="dialog"]').id = "account-dialog";
+  ACCOUNT.view = { version: ACCOUNT.version, panel, node, language: I18N.language };
+  return node;
+}
+
+// Escape closes the account's dialog; the table's keys wait while it is open.
+window.addEventListener("keydown", (event) => {
+  if (!ACCOUNT.panel) return;
+  if (event.key === "Escape") {
+    event.stopImmediatePropagation();
+    closePanel();
+    return;
+  }
+  const typing = event.target && ["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName);
+  if (event.key !== "Tab" && !typing) event.stopImmediatePropagation();
+}, true);
+
+// The lobby's "Rated game" switch: for signed-in people; a rated table seats people only.
+function accountRatedField() {
+  if (!ACCOUNT.user) return null;
+  const box = h("input", { type: "checkbox", name: "rated", id: "f-rated", checked: accountRated(),
+    onchange: (e) => { S.lobbyRated = e.target.checked; render(); } });
+  return h("div", { class: "rated-box" },
+    h("label", { class: "check" }, box, h("span", { text: t("Rated game") })),
+    h("p", { class: "hint muted", text: t("Only people who are signed in sit at a rated table; the result changes their ratings.") }));
+}
+
+// At the end of a rated match: each player's rating before and after (frame.ratings).
+function accountRatings(frame) {
+  const changes = frame.over ? frame.ratings : null;
+  if (!changes || !changes.length) return null;
+  return h("section", { class: "ratings", id: "rating-changes" },
+    h("h3", { text: t("Rating changes") }),
+    h("ul", {}, changes.map((c) => h("li", { class: "rating-change" + (c.seat === frame.you ? " mine" : ""), dataset: { seat: String(c.seat) } },
+      whoParts(frame, c.seat),
+      h("span", { class: "values", text: t("{before} → {after}", { before: ratingNum(c.before), after: ratingNum(c.after) }) }),
+      h("span", { class: "delta " + (c.delta > 0 ? "up" : c.delta < 0 ? "down" : ""), text: signed(c.delta) })))));
+}
