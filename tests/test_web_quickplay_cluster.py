@@ -13,17 +13,15 @@ test's own), real WebSockets, each person on the process they picked:
 from __future__ import annotations
 
 import json
-import os
 import threading
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from web_helpers import Server, free_port, require_module, service_missing
+from web_helpers import PG_URL, Server, free_port, pg_schema, require_module
 
 require_module("starlette")
 require_module("websockets")
@@ -31,20 +29,12 @@ require_module("psycopg")
 
 from test_web_cluster import Person  # noqa: E402
 
-PG_URL = os.environ.get("PASSING_GAME_TEST_PG_URL")
-
 
 @pytest.fixture
 def pg_url() -> Iterator[str]:
     """The test database with a schema of this test's own (dropped after)."""
-    if not PG_URL:
-        service_missing("PASSING_GAME_TEST_PG_URL is not set (see .ci/services.sh)")
-    schema = f"q_{uuid.uuid4().hex[:10]}"
-    yield f"{PG_URL}?schema={schema}"
-    import psycopg
-
-    with psycopg.connect(PG_URL, autocommit=True) as conn:
-        conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    with pg_schema("q") as schema:
+        yield f"{PG_URL}?schema={schema}"
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import threading
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -40,10 +39,9 @@ from passing_game.web.ratings import (
     replay,
 )
 from passing_game.web.store import PostgresStore, SeatRow, SqliteStore, Store
-from web_helpers import Player, service_missing, time_limit
+from web_helpers import PG_URL, Player, pg_schema, time_limit
 
 PASSWORD = "correct horse battery"
-PG_URL = __import__("os").environ.get("PASSING_GAME_TEST_PG_URL")
 
 
 # -- a site with several people, in process -------------------------------------------
@@ -346,16 +344,10 @@ def any_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]
         yield made
         made.close()
         return
-    if not PG_URL:
-        service_missing("PASSING_GAME_TEST_PG_URL is not set (see .ci/services.sh)")
-    schema = f"r_{uuid.uuid4().hex[:12]}"
-    made = PostgresStore(PG_URL, schema=schema)
-    yield made
-    made.close()
-    import psycopg
-
-    with psycopg.connect(PG_URL, autocommit=True) as conn:
-        conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    with pg_schema("r") as schema:
+        made = PostgresStore(PG_URL, schema=schema)
+        yield made
+        made.close()
 
 
 def two_player(first: str, second: str, winner: int = 0) -> Outcome:

@@ -14,9 +14,7 @@
 from __future__ import annotations
 
 import json
-import os
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -35,7 +33,7 @@ from passing_game.records import dump_record
 from passing_game.web import review
 from passing_game.web.app import create_app
 from passing_game.web.store import PostgresStore, SqliteStore, Store
-from web_helpers import TILE_TEXT, Player, create, service_missing, time_limit
+from web_helpers import PG_URL, TILE_TEXT, Player, create, pg_schema, time_limit
 
 
 @pytest.fixture
@@ -271,17 +269,10 @@ def any_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]
         yield made
         made.close()
         return
-    url = os.environ.get("PASSING_GAME_TEST_PG_URL")
-    if not url:
-        service_missing("PASSING_GAME_TEST_PG_URL is not set (see .ci/services.sh)")
-    schema = f"t_{uuid.uuid4().hex[:12]}"
-    made = PostgresStore(url, schema=schema)
-    yield made
-    made.close()
-    import psycopg
-
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+    with pg_schema("t") as schema:
+        made = PostgresStore(PG_URL, schema=schema)
+        yield made
+        made.close()
 
 
 def test_progress_is_shared_and_a_dead_processs_row_is_taken_over(any_store: Store) -> None:

@@ -9,7 +9,6 @@ where they fail.
 from __future__ import annotations
 
 import asyncio
-import os
 import sqlite3
 import uuid
 from collections.abc import Iterator
@@ -33,9 +32,7 @@ from passing_game.web.store import (
     hash_token,
     open_store,
 )
-from web_helpers import free_port, service_missing
-
-PG_URL = os.environ.get("PASSING_GAME_TEST_PG_URL")
+from web_helpers import PG_URL, free_port, pg_schema, service_missing
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -45,16 +42,10 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
         yield made
         made.close()
         return
-    if not PG_URL:
-        service_missing("PASSING_GAME_TEST_PG_URL is not set (see .ci/services.sh)")
-    schema = f"t_{uuid.uuid4().hex[:12]}"
-    made = PostgresStore(PG_URL, schema=schema)
-    yield made
-    made.close()
-    import psycopg
-
-    with psycopg.connect(PG_URL, autocommit=True) as conn:
-        conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+    with pg_schema("t") as schema:
+        made = PostgresStore(PG_URL, schema=schema)
+        yield made
+        made.close()
 
 
 def new_table(code: str = "ABC234", players: int = 2, seed: int = 99) -> NewTable:

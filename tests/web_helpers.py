@@ -39,6 +39,26 @@ def require_module(name: str) -> Any:
         service_missing(f"cannot import {name}: {exc}")
 
 
+#: The PostgreSQL test database (.ci/services.sh sets it); tests take a schema of their own.
+PG_URL = os.environ.get("PASSING_GAME_TEST_PG_URL")
+
+
+@contextmanager
+def pg_schema(prefix: str) -> Iterator[str]:
+    """A fresh schema name in the test database, dropped afterwards (skips without one)."""
+    if not PG_URL:
+        service_missing("PASSING_GAME_TEST_PG_URL is not set (see .ci/services.sh)")
+    import uuid
+
+    schema = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    try:
+        yield schema
+    finally:
+        psycopg = require_module("psycopg")
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
 #: A tile written anywhere in a frame: "3-5" (hands, moves) or "[3|5]" (sentences).
 TILE_TEXT = re.compile(r"(?<![0-9])([0-6])\s*[-|]\s*([0-6])(?![0-9])")
 

@@ -26,6 +26,7 @@ from typing import Any
 import click
 
 from passing_game.cli.options import TranslatedCommand, option
+from passing_game.cli.sources import open_web_store
 from passing_game.i18n import N_, _, ngettext
 
 
@@ -93,25 +94,7 @@ def admin_command(ctx: click.Context, db: str | None, actor: str | None) -> None
 @contextmanager
 def _store(ctx: click.Context) -> Iterator[Any]:
     """The site's store, opened as ``serve`` opens it; its errors as clear messages."""
-    try:
-        from passing_game.web.store import DEFAULT_DB, StoreError, open_store
-    except ImportError as exc:  # pragma: no cover - the web extra is missing
-        raise click.ClickException(
-            _("the web app needs its extra: pip install 'passing-game[web]' ({reason})").format(
-                reason=exc
-            )
-        ) from None
-    url = ctx.obj["db"] or DEFAULT_DB
-    try:
-        store = open_store(url)
-    except (StoreError, OSError) as exc:
-        raise click.ClickException(
-            _("cannot open the database: {reason}").format(reason=exc)
-        ) from None
-    except Exception as exc:  # a database driver's own error (PostgreSQL down, bad password)
-        raise click.ClickException(
-            _("cannot open the database: {reason}").format(reason=str(exc).strip())
-        ) from None
+    store = open_web_store(ctx.obj["db"])
     try:
         yield store
     finally:

@@ -8,7 +8,6 @@ decisions, the mistakes and blunders, and the three costliest in words.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -20,10 +19,10 @@ from typing import Any
 import click
 
 from passing_game.cli.options import TranslatedCommand, option
-from passing_game.errors import RecordError
+from passing_game.cli.sources import read_record
 from passing_game.i18n import N_, _, ngettext
 from passing_game.moves import Draw, Move, Play, parse_move
-from passing_game.records import load_record, record_marks, record_names
+from passing_game.records import record_marks, record_names
 from passing_game.views import View
 
 #: The most worker processes ``--workers`` may ask for.
@@ -104,19 +103,7 @@ def analyse_command(record: Path, seat: int, show_all: bool, workers: int) -> No
     from passing_game.terminal import l10n  # numbers for the language (and the hint's)
     from passing_game.terminal.render import Seats, make_console
 
-    try:
-        raw = record.read_bytes()
-    except OSError as exc:
-        raise click.ClickException(
-            _("cannot read {path}: {reason}").format(path=record, reason=exc.strerror or exc)
-        ) from None
-    try:
-        match = load_record(raw)
-    except RecordError as exc:
-        raise click.ClickException(
-            _("{path} is not a usable game record: {reason}").format(path=record, reason=exc)
-        ) from None
-    data: dict[str, Any] = json.loads(raw)
+    match, data = read_record(record)
     rules = match.rules
     if seat > rules.players:
         raise click.BadParameter(

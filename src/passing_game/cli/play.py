@@ -7,7 +7,6 @@ a short usage message and never a traceback; the game itself lives in
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -15,9 +14,9 @@ from pathlib import Path
 import click
 
 from passing_game.cli.options import TranslatedCommand, option, rules_options
-from passing_game.errors import RecordError
+from passing_game.cli.sources import read_record
 from passing_game.i18n import N_, _, ngettext
-from passing_game.records import load_record, record_marks, record_names
+from passing_game.records import record_marks, record_names
 from passing_game.rules import Rules
 from passing_game.terminal.render import make_console
 
@@ -169,19 +168,7 @@ def replay_command(file: Path, show_all: bool) -> None:
     """Step through a saved game record: Enter for the next move, b back, q quit."""
     from passing_game.terminal.replay import Replayer
 
-    try:
-        data = file.read_bytes()
-    except OSError as exc:
-        raise click.ClickException(
-            _("cannot read {path}: {reason}").format(path=file, reason=exc.strerror or exc)
-        ) from None
-    try:
-        match = load_record(data)
-    except RecordError as exc:
-        raise click.ClickException(
-            _("{path} is not a usable game record: {reason}").format(path=file, reason=exc)
-        ) from None
-    parsed = json.loads(data)
+    match, parsed = read_record(file)
     replayer = Replayer(
         match, record_names(parsed), console=make_console(), marks=record_marks(parsed)
     )

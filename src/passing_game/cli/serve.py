@@ -8,6 +8,7 @@ import logging.config
 import click
 
 from passing_game.cli.options import TranslatedCommand, option
+from passing_game.cli.sources import open_web_store
 from passing_game.i18n import N_, _
 
 
@@ -116,18 +117,7 @@ def serve_command(
                 _("{url} is not an origin like https://example.com:8443").format(url=url),
                 param_hint="'--allowed-origin'",
             )
-    from passing_game.web.store import DEFAULT_DB, StoreError, open_store
-
-    try:
-        store = open_store(db or DEFAULT_DB, exclusive=True)
-    except (StoreError, OSError) as exc:
-        raise click.ClickException(
-            _("cannot open the database: {reason}").format(reason=exc)
-        ) from None
-    except Exception as exc:  # a database driver's own error (PostgreSQL down, bad password)
-        raise click.ClickException(
-            _("cannot open the database: {reason}").format(reason=str(exc).strip())
-        ) from None
+    store = open_web_store(db, exclusive=True)
     from passing_game.web.observe import logging_config
 
     # Every line through one formatter, uvicorn's too, secrets redacted (web/observe.py).

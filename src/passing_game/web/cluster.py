@@ -398,10 +398,14 @@ class PgCluster(Cluster):
     async def _beat_once(self) -> None:
         now = time.time()
         started = time.monotonic()
+        # Only a lease held before the heartbeat's query can be missing from its
+        # answer: one claimed while the query ran is not lost (the table would
+        # stay leased to this process with nobody doing its work).
+        before = set(self._leading)
         held = set(await self.db.run(self.store.heartbeat, self.process, now, self.lease_for))
         self._lease_until = started + self.lease_for - 0.5
-        lost = self._leading - held
-        self._leading &= held
+        lost = (before & self._leading) - held
+        self._leading -= lost
         for code in lost:
             log.warning("lost the lease of table %s", code, extra={"table": code})
             if self._on_lost is not None:
