@@ -211,6 +211,8 @@ class Lobby:
         """An intent another process forwarded to this one, the table's leader."""
         code = str(request.get("c", ""))
         table = await self.get(code)
+        if table is not None and not table.leader and await self.cluster.claim(code):
+            await self.on_lead(code)  # sent here because nobody (or this process) holds it
         if table is None or not table.leader:
             return {"ok": False, "moved": True}
         try:
