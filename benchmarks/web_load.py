@@ -979,6 +979,21 @@ def rolling(servers: list[Server], at: float, every: float) -> list[tuple[float,
     return steps
 
 
+def dump_stacks(servers: list[Server], folder: Path) -> None:
+    """Every thread's stack of each live server (py-spy dump), to serverN.stacks."""
+    spy = Path(sys.executable).parent / "py-spy"
+    for server in servers:
+        if server.proc is None or server.proc.poll() is not None:
+            continue
+        done = subprocess.run(
+            [str(spy if spy.exists() else "py-spy"), "dump", "--pid", str(server.pid)],
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
+        (folder / f"server{server.index}.stacks").write_bytes(done.stdout + done.stderr)
+
+
 def start_profile(server: Server, seconds: float, path: Path) -> subprocess.Popen[bytes]:
     spy = Path(sys.executable).parent / "py-spy"
     command = [
@@ -1282,6 +1297,8 @@ def run_servers(args: argparse.Namespace) -> dict[str, Any]:
         for server in servers:
             server.wait_healthy()
         report, result = measure(args, servers, db)
+        if report["tables_stalled"]:
+            dump_stacks(servers, folder)  # where a stalled table's leader is waiting
         for server in servers:
             server.stop()
         checked = verify(db, result.tables)

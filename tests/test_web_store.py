@@ -416,3 +416,20 @@ def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
     conn.close()
     with pytest.raises(StoreError, match="upgrade passing-game"):
         SqliteStore(path)
+
+
+def test_leases_are_taken_once_and_kept_by_heartbeats(store: Store) -> None:
+    """Issue 12: one leader a table; a lapsed lease nobody took is still its holder's
+    (a process too busy to beat in time keeps its tables); a taken one is not."""
+    store.create_table(new_table("LEASE2"))
+    assert store.claim_lease("LEASE2", "p1", now=100.0, lease_for=3.0)
+    assert not store.claim_lease("LEASE2", "p2", now=101.0, lease_for=3.0)  # p1's is live
+    assert store.orphans(now=101.0) == []
+    # p1 beats late (its lease lapsed at 103) and nobody took the table meanwhile.
+    assert store.heartbeat("p1", now=110.0, lease_for=3.0) == ["LEASE2"]
+    assert store.lease_holder("LEASE2", now=112.0) == "p1"
+    # It lapses again, p2 takes it: p1's heartbeat no longer names it.
+    assert store.orphans(now=120.0) == []  # seats still open: not started, no work
+    assert store.claim_lease("LEASE2", "p2", now=120.0, lease_for=3.0)
+    assert store.heartbeat("p1", now=121.0, lease_for=3.0) == []
+    assert store.lease_holder("LEASE2", now=121.0) == "p2"

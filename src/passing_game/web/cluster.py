@@ -51,6 +51,9 @@ LEASE_SECONDS = 3.0
 BEAT_SECONDS = 1.0
 #: A process silent this long is dead: its presence rows are forgotten.
 DEAD_SECONDS = 10.0
+#: Tables without a live leader one sweep takes at most (a dead process's,
+#: all at once: each one waits for it).
+ORPHANS_A_SWEEP = 1000
 #: How long a forwarded intent waits for the leader's answer.
 FORWARD_SECONDS = 5.0
 #: PostgreSQL refuses notifications over 8000 bytes; events stay well under.
@@ -195,6 +198,7 @@ class PgCluster(Cluster):
         self._running: set[asyncio.Future[None]] = set()
         self._listening = False
         self._closing = False
+        self._sweeping: asyncio.Task[None] | None = None
 
     # -- leases ---------------------------------------------------------------
 
@@ -282,6 +286,10 @@ class PgCluster(Cluster):
     async def stop(self) -> None:
         """Hand every lease over at once (others take them at their next sweep)."""
         self._closing = True
+        if self._sweeping is not None:
+            self._sweeping.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._sweeping
         led = list(self._leading)
         self._leading.clear()
         for code in led:
@@ -418,7 +426,10 @@ class PgCluster(Cluster):
             beats += 1
             try:
                 await self._beat_once()
-                await self._sweep()
+                # Taking over a dead leader's tables (many reloads) runs beside
+                # the heartbeats, so that this process's own leases stay extended.
+                if self._sweeping is None or self._sweeping.done():
+                    self._sweeping = asyncio.create_task(self._sweep())
                 if beats % 5 == 0:
                     dead = await self.db.run(self.store.forget_dead, time.time() - DEAD_SECONDS)
                     for process in dead:
@@ -432,12 +443,19 @@ class PgCluster(Cluster):
 
     async def _sweep(self) -> None:
         """Take the tables whose work nobody does (their leader died or stopped)."""
-        orphans = await self.db.run(self.store.orphans, time.time(), 25)
-        for code in orphans:
-            if self._closing:
-                return
-            if await self.claim(code) and self._on_lead is not None:
-                await self._on_lead(code)
+        try:
+            orphans = await self.db.run(self.store.orphans, time.time(), ORPHANS_A_SWEEP)
+            # In its own order: processes sweeping at once split the tables between them.
+            secrets.SystemRandom().shuffle(orphans)
+            for code in orphans:
+                if self._closing:
+                    return
+                if await self.claim(code) and self._on_lead is not None:
+                    await self._on_lead(code)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the sweep for tables nobody leads failed")
 
 
 __all__ = [

@@ -404,7 +404,8 @@ class Store(ABC):
 
     @abstractmethod
     def heartbeat(self, process: str, now: float, lease_for: float) -> list[str]:
-        """Say ``process`` is alive; extend its leases; the codes it still holds."""
+        """Say ``process`` is alive; extend its leases (a lapsed one too, while
+        nobody else took it); the codes it holds."""
 
     @abstractmethod
     def claim_lease(self, code: str, process: str, now: float, lease_for: float) -> bool:
@@ -861,15 +862,15 @@ class _SqlStore(Store):
                 " ON CONFLICT (id) DO UPDATE SET heartbeat = excluded.heartbeat",
                 (process, now, now),
             )
+            # A lease that lapsed (this process was too busy to beat in time)
+            # and that nobody took since is still this process's: extended.
             self._exec(
                 cur,
-                "UPDATE web_leases SET expires = ? WHERE holder = ? AND expires >= ?",
-                (now + lease_for, process, now),
+                "UPDATE web_leases SET expires = ? WHERE holder = ?",
+                (now + lease_for, process),
             )
             rows = self._exec(
-                cur,
-                "SELECT code FROM web_leases WHERE holder = ? AND expires >= ?",
-                (process, now),
+                cur, "SELECT code FROM web_leases WHERE holder = ?", (process,)
             ).fetchall()
         return [str(r[0]) for r in rows]
 
