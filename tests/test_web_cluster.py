@@ -401,3 +401,93 @@ def test_a_lease_claimed_during_a_heartbeat_stays_led() -> None:
             assert store.lease_holder("RACE01", time.time()) == "p1"
         finally:
             store.close()
+
+
+def test_a_replica_that_missed_an_event_catches_up_from_the_store(tmp_path: Path) -> None:
+    """A replica's leader stored a move whose event never came (found by
+    benchmarks/web_load.py: a person never saw the bot's move that made it
+    their turn). Once the table has been quiet a while, the tick finds the
+    store ahead, reloads, and the person's screen shows the move."""
+    from passing_game import Rules
+    from passing_game.web.cluster import Solo
+    from passing_game.web.conn import Conn
+    from passing_game.web.lobby import CATCH_UP_QUIET, Lobby
+    from passing_game.web.store import NewTable, SeatRow, open_store
+
+    class Replica(Solo):
+        """Another process leads every table; its events are lost on the way."""
+
+        solo = False
+
+        def leads(self, code: str) -> bool:
+            return False
+
+    async def scenario() -> tuple[int, int, list[dict[str, Any]]]:
+        store = open_store(f"sqlite:///{tmp_path / 'replica.sqlite3'}")
+        rules = Rules(players=2)
+        seats = (SeatRow(0, "bot", "greedy", "greedy"), SeatRow(1, "bot", "random", "random"))
+        store.create_table(NewTable("LAGGED", rules.to_dict(), 77, seats))
+        lobby = Lobby(store, bot_delay=0, cluster=Replica())
+        try:
+            table = await lobby.get("LAGGED")
+            assert table is not None
+            sent: list[str] = []
+
+            async def send(text: str) -> None:
+                sent.append(text)
+
+            watcher = Conn(send)
+            table.spectators.add(watcher)
+            pump = asyncio.ensure_future(watcher.run())
+            first = table.match.round.legal_moves()[0]
+            store.append_move("LAGGED", 1, table.game, str(first))  # the leader's, unheard
+            await lobby.on_tick()  # not quiet yet: nothing done
+            before = table.seq
+            table.touched -= CATCH_UP_QUIET + 1
+            await lobby.on_tick()
+            await asyncio.sleep(0.05)  # the frame goes out
+            watcher.close()
+            await pump
+            return before, table.seq, [json.loads(text) for text in sent]
+        finally:
+            await lobby.close()
+            store.close()
+
+    with ThreadPoolExecutor(1) as runner:
+        before, after, frames = runner.submit(asyncio.run, scenario()).result()
+    assert (before, after) == (0, 1)
+    assert frames and len(frames[-1]["round"]["train"]) == 1, "the spectator saw the move"
+
+
+def test_a_late_heartbeat_sets_the_paused_tables_going() -> None:
+    """While the leases are unsure (a heartbeat later than the lease allows),
+    ``leads`` says no and bots stop; the next heartbeat names the tables to go on."""
+    from passing_game.web.cluster import PgCluster
+    from passing_game.web.store import AsyncStore, NewTable, PostgresStore, SeatRow
+
+    resumed: list[set[str]] = []
+
+    async def scenario(store: PostgresStore) -> None:
+        cluster = PgCluster(store, AsyncStore(store), process="p1")
+        cluster._on_resume = resumed.append
+        assert await cluster.claim("LATE01")
+        await cluster._beat_once()  # on time: nothing to resume
+        assert resumed == []
+        cluster._lease_until = time.monotonic() - 1  # as if the loop had been busy
+        assert not cluster.leads("LATE01")
+        await cluster._beat_once()
+        assert cluster.leads("LATE01")
+
+    with pg_schema("l") as schema:
+        assert PG_URL is not None
+        store = PostgresStore(PG_URL, schema=schema)
+        try:
+            store.create_table(
+                NewTable(
+                    "LATE01", {"players": 2}, 7, (SeatRow(0, "open", ""), SeatRow(1, "open", ""))
+                )
+            )
+            asyncio.run(scenario(store))
+        finally:
+            store.close()
+    assert resumed == [{"LATE01"}]

@@ -85,6 +85,7 @@ class Cluster(ABC):
         self._on_lead: Callable[[str], Awaitable[None]] | None = None
         self._on_lost: Callable[[str], None] | None = None
         self._on_tick: Callable[[], Awaitable[None]] | None = None
+        self._on_resume: Callable[[set[str]], None] | None = None
 
     def connect(
         self,
@@ -94,14 +95,17 @@ class Cluster(ABC):
         on_lead: Callable[[str], Awaitable[None]],
         on_lost: Callable[[str], None],
         on_tick: Callable[[], Awaitable[None]] | None = None,
+        on_resume: Callable[[set[str]], None] | None = None,
     ) -> None:
         """The lobby's callbacks: an event, a forwarded intent, a lease won or
-        lost, and a tick every few heartbeats."""
+        lost, a tick every few heartbeats, and leases sure again after a late
+        heartbeat (work paused meanwhile goes on)."""
         self._on_event = on_event
         self._on_request = on_request
         self._on_lead = on_lead
         self._on_lost = on_lost
         self._on_tick = on_tick
+        self._on_resume = on_resume
 
     async def start(self) -> None:  # noqa: B027 - nothing to start for one process
         """Start listening and beating."""
@@ -410,10 +414,20 @@ class PgCluster(Cluster):
         # answer: one claimed while the query ran is not lost (the table would
         # stay leased to this process with nobody doing its work).
         before = set(self._leading)
+        # A late heartbeat (a busy process): meanwhile ``leads`` said no, so bots
+        # and timers stopped; once the leases are sure again they go on.
+        unsure = started >= self._lease_until
         held = set(await self.db.run(self.store.heartbeat, self.process, now, self.lease_for))
         self._lease_until = started + self.lease_for - 0.5
         lost = (before & self._leading) - held
         self._leading -= lost
+        if unsure and self._leading and self._on_resume is not None:
+            log.warning(
+                "the heartbeat was late: %d table(s) go on",
+                len(self._leading),
+                extra={"event": "late-beat"},
+            )
+            self._on_resume(set(self._leading))
         for code in lost:
             log.warning("lost the lease of table %s", code, extra={"table": code})
             if self._on_lost is not None:

@@ -53,6 +53,9 @@ from passing_game.web.tables import Table, Timing
 
 log = logging.getLogger("passing_game.web")
 
+#: Seconds without a frame after which a replica checks the store for a missed event.
+CATCH_UP_QUIET = 2.0
+
 #: Intents that change a table: the table's leader carries them out.
 LEADER_INTENTS = frozenset(
     {"continue", "rematch", "leave", "back", "resign", "hand_over", "play", "draw", "pass"}
@@ -93,6 +96,7 @@ class Lobby:
             on_lead=self.on_lead,
             on_lost=self.on_lost,
             on_tick=self.on_tick,
+            on_resume=self.on_resume,
         )
         self._pool: ProcessPoolExecutor | None = None
         self.tables: dict[str, Table] = {}
@@ -175,9 +179,19 @@ class Lobby:
             table.changes["reset"] = 1  # the others start again from the store
             table.broadcast()
 
+    def on_resume(self, codes: set[str]) -> None:
+        """The leases are sure again after a late heartbeat: bots and timers go on."""
+        for code in codes:
+            table = self.tables.get(code)
+            if table is not None:
+                table.kick()
+                table.arm()
+
     async def on_tick(self) -> None:
         """Now and then: who is connected where, as the store says (a process that
-        died without a word leaves presence behind until it counts as dead)."""
+        died without a word leaves presence behind until it counts as dead); and
+        a replica whose leader's event never came catches up from the store."""
+        await self._catch_up()
         for table in list(self.tables.values()):
             if table.remote and table.leader:
                 async with table.lock:
@@ -185,6 +199,36 @@ class Lobby:
                     table.remote = await self.cluster.present_elsewhere(table.code)
                     if before != {s: p for s, p in table.remote.items() if p}:
                         table.presence_changed()
+
+    async def _catch_up(self) -> None:
+        """Replicas with clients, quiet for a while, behind the store: reloaded.
+
+        An event lost between processes (a table still loading here when it
+        came, a bus that went away) would otherwise leave a person looking at
+        a move that is not the last one, waiting for a turn that came.
+        """
+        now = time.monotonic()
+        quiet = [
+            t
+            for t in self.tables.values()
+            if not t.leader and t.has_clients and now - t.touched > CATCH_UP_QUIET
+        ]
+        if not quiet:
+            return
+        stored = await self.db.run(self.db.store.positions, [t.code for t in quiet])
+        for table in quiet:
+            position = stored.get(table.code)
+            if position is None or not table.behind(*position):
+                continue
+            async with table.lock:
+                if table.leader or not table.behind(*position):
+                    continue
+                log.warning(
+                    "caught up from the store (an event was missed)",
+                    extra={"table": table.code, "event": "catch-up"},
+                )
+                await table.reload()
+                table.broadcast()
 
     def on_lost(self, code: str) -> None:
         table = self.tables.get(code)

@@ -397,6 +397,10 @@ class Store(ABC):
         """The table's moves of ``game`` after ``seq``: (seq, move, played_by), in order."""
 
     @abstractmethod
+    def positions(self, codes: Sequence[str]) -> dict[str, tuple[int, int, bool]]:
+        """Code -> (current game, last move's number, whether that game is finished)."""
+
+    @abstractmethod
     def ping(self) -> None:
         """Answer if the database answers (raises otherwise)."""
 
@@ -849,6 +853,24 @@ class _SqlStore(Store):
                 (code, game, seq),
             ).fetchall()
         return [(int(r[0]), str(r[1]), r[2]) for r in rows]
+
+    def positions(self, codes: Sequence[str]) -> dict[str, tuple[int, int, bool]]:
+        found: dict[str, tuple[int, int, bool]] = {}
+        with self._transaction() as cur:
+            for start in range(0, len(codes), 500):
+                chunk = list(codes[start : start + 500])
+                marks = ", ".join("?" for _code in chunk)
+                rows = self._exec(
+                    cur,
+                    "SELECT t.code, t.game, g.finished,"
+                    " (SELECT COALESCE(MAX(seq), 0) FROM web_moves m WHERE m.code = t.code)"
+                    " FROM web_tables t JOIN web_games g ON g.code = t.code AND g.game = t.game"
+                    f" WHERE t.code IN ({marks})",
+                    chunk,
+                ).fetchall()
+                for code, game, finished, seq in rows:
+                    found[str(code)] = (int(game), int(seq), bool(finished))
+        return found
 
     def ping(self) -> None:
         with self._single() as cur:

@@ -430,6 +430,12 @@ class Table:
 
     # -- following the leader (replicas) -------------------------------------
 
+    def behind(self, game: int, seq: int, finished: bool) -> bool:
+        """Whether the store (its current game, last move, finished) is ahead of this copy."""
+        if game != self.game:
+            return game > self.game
+        return seq > self.seq or (finished and not self.match.is_over)
+
     async def reload(self) -> None:
         """Everything again from the store (a replica that fell behind, a new leader)."""
         stored = await self.db.load_table(self.code)
