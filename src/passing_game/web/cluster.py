@@ -54,6 +54,8 @@ DEAD_SECONDS = 10.0
 #: Tables without a live leader one sweep takes at most (a dead process's,
 #: all at once: each one waits for it).
 ORPHANS_A_SWEEP = 1000
+#: Notifications sent in one statement at most (in order, one transaction).
+NOTIFY_BATCH = 200
 #: How long a forwarded intent waits for the leader's answer.
 FORWARD_SECONDS = 5.0
 #: PostgreSQL refuses notifications over 8000 bytes; events stay well under.
@@ -383,16 +385,22 @@ class PgCluster(Cluster):
         self._send(channel, {"k": "rep", "id": request.get("id"), **reply})
 
     async def _publish(self) -> None:
-        """Send the outbox in order, on a connection of its own."""
+        """Send the outbox in order, on a connection of its own, what has queued
+        up since the last round trip in one statement (a busy process's events
+        would otherwise wait for a round trip each, seconds behind its moves)."""
         conn = None
         while True:
-            channel, payload = await self._outbox.get()
+            batch = [await self._outbox.get()]
+            while len(batch) < NOTIFY_BATCH and not self._outbox.empty():
+                batch.append(self._outbox.get_nowait())
+            sql = "SELECT " + ", ".join(["pg_notify(%s, %s)"] * len(batch))
+            params = [value for message in batch for value in message]
             try:
                 for attempt in range(3):
                     try:
                         if conn is None:
                             conn = await self._connect()
-                        await conn.execute("SELECT pg_notify(%s, %s)", (channel, payload))
+                        await conn.execute(sql, params)
                         break
                     except asyncio.CancelledError:
                         raise
@@ -405,7 +413,8 @@ class PgCluster(Cluster):
                         conn = None
                         await asyncio.sleep(0.1 * (attempt + 1))
             finally:
-                self._outbox.task_done()
+                for _message in batch:
+                    self._outbox.task_done()
 
     async def _beat_once(self) -> None:
         now = time.time()

@@ -53,9 +53,6 @@ from passing_game.web.tables import Table, Timing
 
 log = logging.getLogger("passing_game.web")
 
-#: Seconds without a frame after which a replica checks the store for a missed event.
-CATCH_UP_QUIET = 2.0
-
 #: Intents that change a table: the table's leader carries them out.
 LEADER_INTENTS = frozenset(
     {"continue", "rematch", "leave", "back", "resign", "hand_over", "play", "draw", "pass"}
@@ -201,33 +198,36 @@ class Lobby:
                         table.presence_changed()
 
     async def _catch_up(self) -> None:
-        """Replicas with clients, quiet for a while, behind the store: reloaded.
+        """Replicas with clients that stayed behind the store since the last tick: reloaded.
 
         An event lost between processes (a table still loading here when it
         came, a bus that went away) would otherwise leave a person looking at
-        a move that is not the last one, waiting for a turn that came.
+        a move that is not the last one, waiting for a turn that came. A
+        replica behind at one tick may only be waiting for an event on its
+        way; behind at the same move at the next tick, it reloads.
         """
-        now = time.monotonic()
-        quiet = [
-            t
-            for t in self.tables.values()
-            if not t.leader and t.has_clients and now - t.touched > CATCH_UP_QUIET
-        ]
-        if not quiet:
+        replicas = [t for t in self.tables.values() if not t.leader and t.has_clients]
+        if not replicas:
             return
-        stored = await self.db.run(self.db.store.positions, [t.code for t in quiet])
-        for table in quiet:
+        stored = await self.db.run(self.db.store.positions, [t.code for t in replicas])
+        for table in replicas:
             position = stored.get(table.code)
+            here = (table.game, table.seq)
             if position is None or not table.behind(*position):
+                table.lagging_at = None
+                continue
+            if table.lagging_at != here:
+                table.lagging_at = here  # behind: maybe an event on its way
                 continue
             async with table.lock:
-                if table.leader or not table.behind(*position):
+                if table.leader or (table.game, table.seq) != here:
                     continue
                 log.warning(
                     "caught up from the store (an event was missed)",
                     extra={"table": table.code, "event": "catch-up"},
                 )
                 await table.reload()
+                table.lagging_at = None
                 table.broadcast()
 
     def on_lost(self, code: str) -> None:

@@ -136,6 +136,8 @@ class Table:
         self.state = 0
         self.spectators: set[Conn] = set()
         self._bot_task: asyncio.Task[None] | None = None
+        #: (game, move) at which a replica was last found behind the store.
+        self.lagging_at: tuple[int, int] | None = None
         self._wake: asyncio.TimerHandle | None = None
         self._flush: asyncio.Handle | None = None
         self._flush_urgent = False
