@@ -205,6 +205,21 @@ class PgCluster(Cluster):
         self._listening = False
         self._closing = False
         self._sweeping: asyncio.Task[None] | None = None
+        self._owns_store = False
+
+    @classmethod
+    def own_connections(
+        cls, store: PostgresStore, *, on_bus_error: Callable[[], None] | None = None
+    ) -> PgCluster:
+        """A cluster whose leases and presence use connections of their own, so
+        that a heartbeat never waits behind the moves in the store's queue
+        (a late one lets another process take this one's tables)."""
+        leases = PostgresStore(
+            store.url, store.schema, synchronous_commit=store.synchronous_commit, pool_size=2
+        )
+        cluster = cls(leases, AsyncStore(leases), on_bus_error=on_bus_error)
+        cluster._owns_store = True
+        return cluster
 
     # -- leases ---------------------------------------------------------------
 
@@ -310,6 +325,9 @@ class PgCluster(Cluster):
                 await task
         with contextlib.suppress(Exception):
             await self.db.run(self.store.forget_process, self.process)
+        if self._owns_store:
+            with contextlib.suppress(Exception):
+                self.store.close()
         if led:
             log.info("handed over %d table(s)", len(led), extra={"event": "handover"})
 

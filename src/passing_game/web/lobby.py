@@ -82,7 +82,7 @@ class Lobby:
         if cluster == "auto":
             # PostgreSQL may have other server processes on it; SQLite never does.
             cluster = (
-                PgCluster(store, self.db, on_bus_error=self.metrics.bus_error)
+                PgCluster.own_connections(store, on_bus_error=self.metrics.bus_error)
                 if isinstance(store, PostgresStore)
                 else Solo()
             )

@@ -1151,6 +1151,7 @@ class PostgresStore(_SqlStore):
         #: The database's address (it may hold a password: never logged).
         self.url = url
         self.schema = schema
+        self.synchronous_commit = synchronous_commit
         if schema is not None and not schema.replace("_", "").isalnum():
             raise StoreError(f"bad schema name {schema!r}")
         # One plain connection first: a wrong URL or password fails here with
