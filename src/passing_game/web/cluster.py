@@ -54,6 +54,8 @@ DEAD_SECONDS = 10.0
 #: Tables without a live leader one sweep takes at most (a dead process's,
 #: all at once: each one waits for it).
 ORPHANS_A_SWEEP = 1000
+#: Of them, how many are claimed and loaded side by side.
+SWEEP_AT_ONCE = 8
 #: Notifications sent in one statement at most (in order, one transaction).
 NOTIFY_BATCH = 200
 #: How long a forwarded intent waits for the leader's answer.
@@ -441,10 +443,11 @@ class PgCluster(Cluster):
         # answer: one claimed while the query ran is not lost (the table would
         # stay leased to this process with nobody doing its work).
         before = set(self._leading)
-        # A late heartbeat (a busy process): meanwhile ``leads`` said no, so bots
-        # and timers stopped; once the leases are sure again they go on.
-        unsure = started >= self._lease_until
         held = set(await self.db.run(self.store.heartbeat, self.process, now, self.lease_for))
+        # A late heartbeat (a busy process, a slow answer): for a while ``leads``
+        # said no, so bots and timers stopped; now that the leases are sure
+        # again they go on.
+        unsure = time.monotonic() >= self._lease_until
         self._lease_until = started + self.lease_for - 0.5
         lost = (before & self._leading) - held
         self._leading -= lost
@@ -488,11 +491,17 @@ class PgCluster(Cluster):
             orphans = await self.db.run(self.store.orphans, time.time(), ORPHANS_A_SWEEP)
             # In its own order: processes sweeping at once split the tables between them.
             secrets.SystemRandom().shuffle(orphans)
-            for code in orphans:
-                if self._closing:
-                    return
-                if await self.claim(code) and self._on_lead is not None:
-                    await self._on_lead(code)
+
+            async def take(code: str) -> None:
+                try:
+                    if not self._closing and await self.claim(code) and self._on_lead is not None:
+                        await self._on_lead(code)
+                except Exception:
+                    log.exception("could not take the table over", extra={"table": code})
+
+            # A few at a time: the store's connections work side by side.
+            for start in range(0, len(orphans), SWEEP_AT_ONCE):
+                await asyncio.gather(*(take(c) for c in orphans[start : start + SWEEP_AT_ONCE]))
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -174,6 +174,7 @@ class Lobby:
                 await table.finish()
             await table._update_timer()
             table.changes["reset"] = 1  # the others start again from the store
+            table.taken_over = True
             table.broadcast()
 
     def on_resume(self, codes: set[str]) -> None:

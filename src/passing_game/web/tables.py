@@ -136,6 +136,9 @@ class Table:
         self.state = 0
         self.spectators: set[Conn] = set()
         self._bot_task: asyncio.Task[None] | None = None
+        #: This process just took the table over from a leader that died: the
+        #: bot to move has waited long enough already.
+        self.taken_over = False
         #: (game, move) at which a replica was last found behind the store.
         self.lagging_at: tuple[int, int] | None = None
         self._wake: asyncio.TimerHandle | None = None
@@ -1199,10 +1202,11 @@ class Table:
             if seat is None:
                 return
             seq = self.seq
-            if self.lobby.bot_delay > 0:
+            if self.lobby.bot_delay > 0 and not self.taken_over:
                 await asyncio.sleep(self.lobby.bot_delay)
                 if self.seq != seq or self.bot_to_move() != seat:
                     continue
+            self.taken_over = False
             bot = self.bots[seat]
             held = self.seats[seat]
             level = self._level(held)
