@@ -58,8 +58,9 @@ ORPHANS_A_SWEEP = 1000
 SWEEP_AT_ONCE = 8
 #: Notifications sent in one statement at most (in order, one transaction).
 NOTIFY_BATCH = 200
-#: How long a forwarded intent waits for the leader's answer.
-FORWARD_SECONDS = 5.0
+#: How long a forwarded intent waits for the leader's answer: a lease's length,
+#: so that a dead leader's lease has lapsed when the intent is sent again.
+FORWARD_SECONDS = LEASE_SECONDS
 #: PostgreSQL refuses notifications over 8000 bytes; events stay well under.
 MOST_PAYLOAD = 7900
 
