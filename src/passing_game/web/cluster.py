@@ -316,6 +316,10 @@ class PgCluster(Cluster):
                 await self._sweeping
         led = list(self._leading)
         self._leading.clear()
+        # Intents and events under way finish while the store is still open
+        # (new ones find no leader here), and their answers go out below.
+        if self._running:
+            await asyncio.wait(set(self._running), timeout=LEASE_SECONDS)
         for code in led:
             self.emit(code, {"lead": None})
         # Let the publisher send what is queued, then stop everything.
