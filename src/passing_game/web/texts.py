@@ -380,7 +380,7 @@ PAGE_TEXTS: dict[str, str] = {
     # TRANSLATORS: a button that shows the position of one decision in the replay.
     "Show": N_("Show"),
     # TRANSLATORS: {move} is like "play [3|5] on the left"; {points} like +2.5.
-    "Played: {move} (points: {points})": N_("Played: {move} (points: {points})"),
+    "Decision: {move} (points: {points})": N_("Decision: {move} (points: {points})"),
     # TRANSLATORS: {move} is like "play [3|5] on the left"; {points} like +2.5.
     "The expert's choice: {move} (points: {points})": N_(
         "The expert's choice: {move} (points: {points})"

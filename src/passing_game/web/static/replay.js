@@ -434,7 +434,7 @@ const Replay = (() => {
       h("div", { class: "costly-head" },
         h("strong", { text: t("Round {n}, move {i}", { n: row.round, i: row.index }) }), " ", markBadge(row.mark),
         h("button", { type: "button", class: "small", "data-key": `show-${row.round}-${row.index}`, onclick: () => showDecision(row) }, t("Show"))),
-      h("p", { text: t("Played: {move} (points: {points})", { move: row.played_words, points: signed(row.played_value) }) }),
+      h("p", { text: t("Decision: {move} (points: {points})", { move: row.played_words, points: signed(row.played_value) }) }),
       h("p", { text: t("The expert's choice: {move} (points: {points})", { move: row.best_words, points: signed(row.best_value) }) }),
       h("p", { class: "explanation", text: row.text })));
     const marked = a.evaluations.filter((e) => e.mark || e.auto);
