@@ -26,10 +26,10 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -40,6 +40,15 @@ require_module("websockets")
 require_module("psycopg")
 
 from websockets.sync.client import connect  # noqa: E402
+
+_T = TypeVar("_T")
+
+
+def in_own_loop(work: Coroutine[Any, Any, _T]) -> _T:
+    """``asyncio.run`` in a thread of its own: the browser tests' driver may
+    hold this thread's event loop when the whole suite runs."""
+    with ThreadPoolExecutor(1) as runner:
+        return runner.submit(asyncio.run, work).result()
 
 
 @pytest.fixture
@@ -289,9 +298,7 @@ def test_two_leaders_never_store_one_move_twice(pg_url: str) -> None:
         assert stored is not None
         return list(stored.moves), refused
 
-    # In a thread of its own: the browser tests' driver may hold this thread's loop.
-    with ThreadPoolExecutor(1) as runner:
-        moves, refused = runner.submit(asyncio.run, race()).result()
+    moves, refused = in_own_loop(race())
     match = Match(Rules(players=2, target=30), 4242)
     for text in moves:  # every stored move is legal where it stands: none twice
         match.play(parse_move(text))
@@ -397,7 +404,8 @@ def test_a_lease_claimed_during_a_heartbeat_stays_led() -> None:
                     "RACE01", {"players": 2}, 7, (SeatRow(0, "open", ""), SeatRow(1, "open", ""))
                 )
             )
-            assert asyncio.run(scenario(store)), "a lease claimed during the heartbeat was dropped"
+            led = in_own_loop(scenario(store))
+            assert led, "a lease claimed during the heartbeat was dropped"
             assert store.lease_holder("RACE01", time.time()) == "p1"
         finally:
             store.close()
@@ -452,8 +460,7 @@ def test_a_replica_that_missed_an_event_catches_up_from_the_store(tmp_path: Path
             await lobby.close()
             store.close()
 
-    with ThreadPoolExecutor(1) as runner:
-        before, after, frames = runner.submit(asyncio.run, scenario()).result()
+    before, after, frames = in_own_loop(scenario())
     assert (before, after) == (0, 1)
     assert frames and len(frames[-1]["round"]["train"]) == 1, "the spectator saw the move"
 
@@ -497,7 +504,7 @@ def test_a_late_heartbeat_sets_the_paused_tables_going() -> None:
                     "LATE01", {"players": 2}, 7, (SeatRow(0, "open", ""), SeatRow(1, "open", ""))
                 )
             )
-            asyncio.run(scenario(store))
+            in_own_loop(scenario(store))
         finally:
             store.close()
     assert resumed == [{"LATE01"}, {"LATE01"}]
