@@ -25,37 +25,9 @@ from typing import Any
 
 import click
 
-from passing_game.cli.options import TranslatedCommand, option
+from passing_game.cli.options import TranslatedCommand, TranslatedGroup, option
 from passing_game.cli.sources import open_web_store
 from passing_game.i18n import N_, _, ngettext
-
-
-class TranslatedGroup(click.Group):
-    """A group whose description is translated when its help is shown."""
-
-    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        original = self.help
-        if original:
-            self.help = _(original)
-        try:
-            super().format_help_text(ctx, formatter)
-        finally:
-            self.help = original
-
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = []
-        for name in self.list_commands(ctx):
-            command = self.get_command(ctx, name)
-            if command is not None and command.help:
-                rows.append((name, _(command.help).split("\n")[0]))
-        if rows:
-            with formatter.section(_("Commands")):
-                formatter.write_dl(rows)
-
-    def get_help_option(self, ctx: click.Context) -> click.Option | None:
-        from passing_game.cli.click_i18n import help_option
-
-        return help_option(super().get_help_option(ctx))
 
 
 def _default_actor() -> str:

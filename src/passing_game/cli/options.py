@@ -43,8 +43,8 @@ class TranslatedOption(click.Option):
         return record[0], record[1].replace(self.help, text, 1)
 
 
-class TranslatedCommand(click.Command):
-    """A command whose description is translated when its help is shown."""
+class TranslatedHelp(click.Command):
+    """A command whose description and ``--help`` are translated when shown."""
 
     def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         original = self.help
@@ -59,6 +59,24 @@ class TranslatedCommand(click.Command):
         from passing_game.cli.click_i18n import help_option
 
         return help_option(super().get_help_option(ctx))
+
+
+class TranslatedCommand(TranslatedHelp):
+    """A subcommand (``play``, ``serve``, ...) with its help translated."""
+
+
+class TranslatedGroup(TranslatedHelp, click.Group):
+    """A group of subcommands (``admin``): its commands' summaries translated too."""
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and command.help:
+                rows.append((name, _(command.help).split("\n")[0]))
+        if rows:
+            with formatter.section(_("Commands")):
+                formatter.write_dl(rows)
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
