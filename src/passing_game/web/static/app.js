@@ -945,10 +945,35 @@ async function copyLink(link) {
 
 // -- drawing everything -----------------------------------------------------------
 
+// A click spans a press: a render between the press and the release replaces the
+// pressed button, and the click is lost (a fetch landing then was enough). So a
+// render waits for the press to end (at most a second), then runs.
+const Press = { since: 0, pending: false };
+function pressEnded() {
+  if (!Press.since) return;
+  Press.since = 0;
+  if (Press.pending) {
+    Press.pending = false;
+    setTimeout(render, 0); // after the click that this release makes
+  }
+}
+document.addEventListener("pointerdown", () => { Press.since = performance.now(); }, true);
+for (const type of ["pointerup", "pointercancel"]) document.addEventListener(type, pressEnded, true);
+window.addEventListener("blur", pressEnded);
+
 function render() {
   const root = document.getElementById("app");
   if (!S.config) return;
-  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
+  if (Press.since && performance.now() - Press.since < 1000) {
+    Press.pending = true;
+    return;
+  }
+  // What has the focus keeps it across the new nodes (by its data-key, else its id), with
+  // its caret: a render while someone types (a fetch landing) must not swallow the keys.
+  const active = document.activeElement && document.activeElement !== document.body ? document.activeElement : null;
+  const focused = !active ? null : active.dataset && active.dataset.key ? `[data-key="${CSS.escape(active.dataset.key)}"]`
+    : active.id ? "#" + CSS.escape(active.id) : null;
+  const caret = active && typeof active.selectionStart === "number" ? [active.selectionStart, active.selectionEnd] : null;
   const logEl = document.getElementById("log");
   const atBottom = !logEl || logEl.scrollTop + logEl.clientHeight >= logEl.scrollHeight - 4;
   let page;
@@ -959,7 +984,11 @@ function render() {
   else page = renderLobby();
   const notice = S.notice ? h("div", { class: "notice " + S.notice.kind, role: "alert", text: S.notice.text }) : null;
   root.replaceChildren(page, notice || "", renderRulesPanel() || "", renderAccount() || "");
-  if (focused) root.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
+  const again = focused ? root.querySelector(focused) : null;
+  if (again && again !== document.activeElement) {
+    again.focus();
+    if (caret) try { again.setSelectionRange(caret[0], caret[1]); } catch (e) { /* not a text field */ }
+  }
   const log = document.getElementById("log");
   if (log && atBottom) log.scrollTop = log.scrollHeight;
   if (root.querySelector("[data-countdown]")) Countdown.start();

@@ -15,6 +15,7 @@ const Quick = {
   players: 2,
   rated: false,
   asked: null, // the last quick message sent (sent again after a reconnection)
+  pending: false, // "Play now" pressed while the socket was still connecting
   queue: null, // the last queue frame while waiting, with `at` (its arrival, performance.now())
   ticker: null,
   user: undefined, // the signed-in person from /api/account (null: a guest)
@@ -61,7 +62,8 @@ Quick.receive = function (msg) {
 
 // The socket opened again: the server dropped the wait when it closed, so ask again.
 Quick.reopened = function () {
-  if (Quick.queue && Quick.asked) send(Quick.asked);
+  if (Quick.asked && (Quick.queue || Quick.pending)) send(Quick.asked);
+  Quick.pending = false;
 };
 
 // -- the data the lobby shows ---------------------------------------------------------
@@ -124,11 +126,13 @@ function playNow() {
     msg.name = name;
   }
   S.watching = false;
+  Quick.asked = msg;
   if (S.ws && S.wsOpen) {
-    Quick.asked = msg;
     send(msg);
   } else {
-    refused();
+    // A page that is still connecting (just opened): asked as soon as the socket opens.
+    Quick.pending = true;
+    notify(t("Connecting…"), "info");
   }
 }
 
