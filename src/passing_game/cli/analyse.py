@@ -18,31 +18,15 @@ from typing import Any
 
 import click
 
-from passing_game.cli.options import TranslatedCommand, option
+from passing_game.cli.options import TranslatedCommand, check_seat, option
 from passing_game.cli.sources import read_record
 from passing_game.i18n import N_, _, ngettext
-from passing_game.moves import Draw, Move, Play, parse_move
+from passing_game.moves import parse_move
 from passing_game.records import record_marks, record_names
 from passing_game.views import View
 
 #: The most worker processes ``--workers`` may ask for.
 MAX_WORKERS = 16
-
-
-def move_words(move: Move, view: View | None = None) -> str:
-    """A move as a player reads it: ``play [3|5] on the left``, ``lead [6|6]``."""
-    from passing_game.terminal.render import tile_text
-
-    if isinstance(move, Play):
-        tile = tile_text(move.tile)
-        if view is not None and view.ends is None:
-            return _("lead {tile}").format(tile=tile)
-        if move.end == "left":
-            return _("play {tile} on the left").format(tile=tile)
-        return _("play {tile} on the right").format(tile=tile)
-    if isinstance(move, Draw):
-        return _("draw a tile")
-    return _("pass")
 
 
 def mark_word(mark: str | None, auto: str | None = None) -> str:
@@ -100,20 +84,13 @@ def _pool(workers: int) -> Iterator[ProcessPoolExecutor | None]:
 def analyse_command(record: Path, seat: int, show_all: bool, workers: int) -> None:
     """Analyse a finished game's record for one seat."""
     from passing_game.bots import analysis
-    from passing_game.terminal import l10n  # numbers for the language (and the hint's)
+    from passing_game.terminal import l10n
+    from passing_game.terminal.game import move_words  # numbers for the language (and the hint's)
     from passing_game.terminal.render import Seats, make_console
 
     match, data = read_record(record)
     rules = match.rules
-    if seat > rules.players:
-        raise click.BadParameter(
-            ngettext(
-                "seat must be 1 with {n} player",
-                "seat must be 1 to {n} with {n} players",
-                rules.players,
-            ).format(n=rules.players),
-            param_hint="'--seat'",
-        )
+    check_seat(seat, rules)
     if not match.is_over:
         raise click.ClickException(
             _("the game in {path} is not over: only a finished game is analysed").format(
@@ -231,6 +208,8 @@ def _table(
     decimal: Callable[..., str],
 ) -> None:
     from rich.table import Table
+
+    from passing_game.terminal.game import move_words
 
     table = Table(show_edge=False, pad_edge=False)
     table.add_column(_("Round"), justify="right")

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 import click
 
-from passing_game.i18n import N_, _
+from passing_game.i18n import N_, _, ngettext
 from passing_game.rules import (
     DRAW_RULES,
     LEADER_RULES,
@@ -114,6 +114,19 @@ def build_rules(
         return Rules(target=target, **fields)  # type: ignore[arg-type]
     except RulesError as exc:
         raise click.UsageError(str(exc)) from None
+
+
+def check_seat(seat: int, rules: Rules) -> None:
+    """``--seat`` (numbered from 1) names a seat of these rules, or a usage error."""
+    if seat > rules.players:
+        raise click.BadParameter(
+            ngettext(
+                "seat must be 1 with {n} player",
+                "seat must be 1 to {n} with {n} players",
+                rules.players,
+            ).format(n=rules.players),
+            param_hint="'--seat'",
+        )
 
 
 #: The options that choose the rules, in the order ``--help`` lists them.

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from passing_game.cli.options import TranslatedCommand, option, rules_options
+from passing_game.cli.options import TranslatedCommand, check_seat, option, rules_options
 from passing_game.cli.sources import read_record
 from passing_game.i18n import N_, _, ngettext
 from passing_game.records import record_marks, record_names
@@ -125,15 +125,7 @@ def play_command(
     """Play The Passing Game in the terminal against computer opponents."""
     from passing_game.terminal.game import GameOptions, TerminalGame
 
-    if seat > rules.players:
-        raise click.BadParameter(
-            ngettext(
-                "seat must be 1 with {n} player",
-                "seat must be 1 to {n} with {n} players",
-                rules.players,
-            ).format(n=rules.players),
-            param_hint="'--seat'",
-        )
+    check_seat(seat, rules)
     chosen_bots = parse_bots(bot_names, rules.players)
     check_save_path(save)
     console = make_console()
