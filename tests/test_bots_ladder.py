@@ -21,6 +21,7 @@ from passing_game.bots import (
     Explainer,
     fair_names,
     is_cheating,
+    kernel,
     make,
     names,
 )
@@ -368,9 +369,7 @@ def test_sampled_deals_respect_the_facts_and_weigh_the_evidence() -> None:
 # -- the compiled search (bots.fast) ---------------------------------------------
 
 
-needs_kernel = pytest.mark.skipif(
-    not __import__("passing_game.kernel").kernel.AVAILABLE, reason="compiled kernel not built"
-)
+needs_kernel = pytest.mark.skipif(not kernel.AVAILABLE, reason="compiled kernel not built")
 
 
 @needs_kernel
@@ -398,7 +397,7 @@ def test_engine_option_is_checked() -> None:
 @pytest.mark.parametrize("engine", ["auto", "python"])
 def test_second_yardstick_sees_hands_but_not_the_boneyard_order(engine: str) -> None:
     """R9.2: with sees_boneyard=false the yardstick's move ignores the boneyard's order."""
-    if engine == "auto" and not __import__("passing_game.kernel").kernel.AVAILABLE:
+    if engine == "auto" and not kernel.AVAILABLE:
         pytest.skip("compiled kernel not built")
     rng = random.Random(5)
     for rnd, seat in _random_positions(8, seed=17):

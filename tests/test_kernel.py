@@ -13,7 +13,8 @@ import os
 
 import pytest
 
-from passing_game import DRAW, PASS, Draw, Move, Play, Round, Rules, kernel
+from passing_game import DRAW, PASS, Draw, Move, Play, Round, Rules
+from passing_game.bots import kernel
 
 # CI builds the kernel, so there a missing kernel is a failure, not a skip.
 if os.environ.get("CI") and not kernel.AVAILABLE:

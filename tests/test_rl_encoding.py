@@ -13,7 +13,7 @@ import pytest
 np = pytest.importorskip("numpy")
 
 from passing_game import Match, Round, Rules, Tile, parse_move  # noqa: E402
-from passing_game.kernel import DRAW_CODE, PASS_CODE  # noqa: E402
+from passing_game.bots.kernel import DRAW_CODE, PASS_CODE  # noqa: E402
 from passing_game.moves import DRAW, PASS, Play  # noqa: E402
 from passing_game.rl import encoding  # noqa: E402
 from passing_game.rl.encoding import (  # noqa: E402

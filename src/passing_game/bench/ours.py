@@ -44,7 +44,7 @@ OURS_PURE = "passing-game pure"
 #: play ``rounds`` rounds, dealt from seeds ``seed, seed + 1, ...``, choosing
 #: a uniformly random legal move at every turn, and return the number of
 #: actions applied.
-COMPILED_KERNELS = ("passing_game.kernel", "passing_game._kernel")
+COMPILED_KERNELS = ("passing_game.bots.kernel", "passing_game._kernel")
 #: The pure-Python kernel the bots search with.
 PYTHON_KERNEL = "passing_game.bots.search"
 

@@ -46,8 +46,7 @@ from concurrent.futures import Executor, Future, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
-from passing_game import kernel
-from passing_game.bots import make
+from passing_game.bots import kernel, make
 from passing_game.bots.explain import Advice, describe
 from passing_game.bots.fast import MAX_NODES, seed_from, view_worlds
 from passing_game.bots.ismcts import REWARD_SCALE, IsmctsBot, advice_from_stats, search_tree

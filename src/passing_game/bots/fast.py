@@ -1,7 +1,7 @@
 """The search bots' hot loops on the compiled kernel (``passing_game._kernel``).
 
 The search bots (``pimc``, ``ismcts``, ``omniscient``) describe a position
-and how to guess its hidden tiles as "worlds" (see ``passing_game.kernel``)
+and how to guess its hidden tiles as "worlds" (see ``passing_game.bots.kernel``)
 and let the C kernel run the whole search: flat Monte Carlo for ``pimc``,
 the ISMCTS tree for ``ismcts``. The kernel plays the same rules and the same
 default policy as ``bots.search`` (tests/test_kernel.py and
@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from passing_game import kernel
+from passing_game.bots import kernel
 from passing_game.bots.sampling import Sampler
 from passing_game.views import View
 

@@ -45,7 +45,7 @@ import time
 from collections.abc import Callable
 from typing import ClassVar
 
-from passing_game import kernel
+from passing_game.bots import kernel
 from passing_game.bots.explain import Advice, SearchBot
 from passing_game.bots.fast import MAX_NODES, seed_from, use_kernel, view_worlds
 from passing_game.bots.sampling import Sampler, check_trust

@@ -31,7 +31,7 @@ import random
 import time
 from typing import ClassVar
 
-from passing_game import kernel
+from passing_game.bots import kernel
 from passing_game.bots.explain import Advice, SearchBot
 from passing_game.bots.fast import seed_from, use_kernel, view_worlds
 from passing_game.bots.sampling import Sampler, check_trust

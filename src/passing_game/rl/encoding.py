@@ -2,7 +2,7 @@
 
 **Actions** are 58 integers, the same for every seat (the seat is never part
 of an action id) and the same codes the compiled kernel and the search bots
-use (``passing_game.kernel``):
+use (``passing_game.bots.kernel``):
 
 * ``tile.index * 2 + end`` for a play, ``end`` 0 for the left end and 1 for
   the right end (``tile.index`` runs 0..27 over ``0-0, 0-1, ..., 6-6``);
