@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from web_helpers import Server, free_port, service_missing
+from web_helpers import PG_URL, Server, free_port, pg_schema, service_missing
 
 CHROMIUM = os.environ.get("PASSING_GAME_CHROMIUM", "/usr/bin/chromium")
 
@@ -54,3 +54,10 @@ def shots(tmp_path: Path) -> Path:
     folder = Path(os.environ.get("PASSING_GAME_SCREENSHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+@pytest.fixture
+def pg_url(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The test database with a schema of this test's own, dropped after (skips without one)."""
+    with pg_schema(request.module.__name__.removeprefix("test_web_")) as schema:
+        yield f"{PG_URL}?schema={schema}"

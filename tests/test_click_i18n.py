@@ -21,10 +21,10 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
+from i18n_helpers import HR_PLURAL, TRANSLATED, catalog_problems
 from passing_game.cli import click_i18n
 from passing_game.i18n import LOCALE_DIR, set_language, using_language
-from test_i18n import HR_PLURAL, TRANSLATED, catalog_problems
-from test_terminal import ENV, TIMEOUT
+from terminal_helpers import ENV, TIMEOUT
 
 #: The installed ``passing-game`` script, so usage lines name it as players see it.
 SCRIPT = Path(sys.executable).with_name("passing-game")

@@ -32,7 +32,7 @@ from passing_game import round as round_module
 from passing_game.moves import PLAYS_LEFT, PLAYS_RIGHT
 from passing_game.round import STATE_NAMES, PyRound, seeded_deal
 from passing_game.rules import DRAW_RULES, PASSING_RULES
-from test_round import observable
+from round_helpers import observable
 
 # CI builds the extension, so there a missing one is a failure, not a skip.
 if os.environ.get("CI") and not round_module.FAST_AVAILABLE:

@@ -23,6 +23,7 @@ from babel.messages.frontend import CommandLineInterface
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
+from i18n_helpers import HR_PLURAL, TRANSLATED, catalog_problems
 from passing_game import Match, Rules, dump_record
 from passing_game.cli.rules import read_rules
 from passing_game.i18n import (
@@ -39,15 +40,10 @@ from passing_game.i18n import (
 )
 from passing_game.terminal import l10n, render
 from passing_game.terminal.render import UNICODE, Seats
-from test_terminal import ENV, TIMEOUT, first_seed, script_for
+from terminal_helpers import ENV, TIMEOUT, first_seed, script_for
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "passing_game"
-TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
-HR_PLURAL = (
-    "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : "
-    "n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);"
-)
 
 
 @pytest.fixture(autouse=True)
@@ -76,37 +72,6 @@ def po_path(lang: str) -> Path:
 def load_po(lang: str) -> Catalog:
     with po_path(lang).open("rb") as f:
         return read_po(f, locale=lang)
-
-
-def placeholders(text: str) -> set[str]:
-    return set(re.findall(r"\{(\w*)", text))
-
-
-def catalog_problems(template: Catalog, catalog: Catalog) -> list[str]:
-    """What keeps ``catalog`` from translating everything in ``template``."""
-    problems = []
-    for message in template:
-        if not message.id:
-            continue
-        found = catalog.get(message.id)
-        if found is None:
-            problems.append(f"missing: {message.id!r}")
-            continue
-        if found.fuzzy:
-            problems.append(f"fuzzy: {message.id!r}")
-        forms = found.string if isinstance(found.string, tuple) else (found.string,)
-        wanted = catalog.num_plurals if isinstance(message.id, tuple) else 1
-        if len(forms) != wanted or not all(forms):
-            problems.append(f"untranslated: {message.id!r}")
-            continue
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        allowed = set().union(*(placeholders(i) for i in ids))
-        for form in forms:
-            if not placeholders(form) <= allowed or (
-                len(ids) == 1 and placeholders(form) != allowed
-            ):
-                problems.append(f"placeholders differ: {message.id!r} -> {form!r}")
-    return problems
 
 
 @pytest.fixture(scope="module")

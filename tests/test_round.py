@@ -25,6 +25,7 @@ from passing_game import (
 )
 from passing_game import round as round_module
 from passing_game.round import STATE_NAMES, PyRound
+from round_helpers import observable
 
 T = Tile.parse
 
@@ -54,30 +55,6 @@ def make(
 def play(rnd: Round, *texts: str) -> None:
     for text in texts:
         rnd.play(parse_move(text))
-
-
-def observable(rnd: Round) -> dict[str, Any]:
-    """Everything a caller can observe about a round through its public API."""
-    return {
-        "rules": rnd.rules,
-        "to_move": rnd.to_move,
-        "hands": rnd.hands,
-        "boneyard": rnd.boneyard,
-        "train": rnd.train,
-        "ends": rnd.ends,
-        "history": rnd.history,
-        "moves": rnd.moves,
-        "passes": rnd.passes_in_row,
-        "over": rnd.is_over,
-        "result": rnd.result,
-        "legal": rnd.legal_moves(),
-        "deal": rnd.deal,
-        "leader": rnd.leader,
-        "locked": rnd.locked,
-        "pips": rnd.pips(),
-        "views": [rnd.view(s) for s in range(rnd.rules.players)],
-        "repr": repr(rnd),
-    }
 
 
 def state(rnd: Round) -> dict[str, Any]:

@@ -26,7 +26,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Coroutine, Iterator
+from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -39,7 +39,8 @@ require_module("starlette")
 require_module("websockets")
 require_module("psycopg")
 
-from websockets.sync.client import connect  # noqa: E402
+
+from cluster_helpers import Person, start, stop  # noqa: E402
 
 _T = TypeVar("_T")
 
@@ -49,69 +50,6 @@ def in_own_loop(work: Coroutine[Any, Any, _T]) -> _T:
     hold this thread's event loop when the whole suite runs."""
     with ThreadPoolExecutor(1) as runner:
         return runner.submit(asyncio.run, work).result()
-
-
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    """The test database with a schema of this test's own (dropped after)."""
-    with pg_schema("c") as schema:
-        yield f"{PG_URL}?schema={schema}"
-
-
-class Person:
-    """Somebody over a real WebSocket to one server process."""
-
-    def __init__(self, port: int) -> None:
-        self._cm = connect(f"ws://127.0.0.1:{port}/ws", open_timeout=10)
-        self.ws = self._cm.__enter__()
-        self.latest: dict[str, Any] | None = None
-
-    def send(self, **message: Any) -> None:
-        self.ws.send(json.dumps(message))
-
-    def recv(self, timeout: float = 30) -> dict[str, Any]:
-        frame: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
-        if frame["type"] == "state":
-            self.latest = frame
-        return frame
-
-    def until(self, pred: Any, timeout: float = 30) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
-        while True:
-            left = deadline - time.monotonic()
-            assert left > 0, "the expected frame never came"
-            frame = self.recv(timeout=left)
-            if pred(frame):
-                return frame
-
-    def state(self, pred: Any = lambda f: True, timeout: float = 30) -> dict[str, Any]:
-        """The next state frame that satisfies ``pred``."""
-        return self.until(lambda f: f["type"] == "state" and pred(f), timeout)
-
-    def now(self, pred: Any, timeout: float = 30) -> dict[str, Any]:
-        """The latest state if it satisfies ``pred``, else the next one that does."""
-        if self.latest is not None and pred(self.latest):
-            return self.latest
-        return self.state(pred, timeout)
-
-    def act(self, move: str) -> None:
-        if move in ("draw", "pass"):
-            self.send(type=move)
-        else:
-            self.send(type="play", move=move)
-
-    def close(self) -> None:
-        self._cm.__exit__(None, None, None)
-
-
-def start(url: str, work: Path, n: int, **kw: Any) -> list[Server]:
-    return [Server(url, free_port(), work, **kw) for _ in range(n)]
-
-
-def stop(servers: list[Server]) -> None:
-    for server in servers:
-        if server.proc.poll() is None:
-            server.stop()
 
 
 def health(server: Server) -> dict[str, Any]:

@@ -21,20 +21,13 @@ from typing import Any
 
 import pytest
 
-from web_helpers import PG_URL, Server, free_port, pg_schema, require_module
+from web_helpers import Server, free_port, require_module
 
 require_module("starlette")
 require_module("websockets")
 require_module("psycopg")
 
-from test_web_cluster import Person  # noqa: E402
-
-
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    """The test database with a schema of this test's own (dropped after)."""
-    with pg_schema("q") as schema:
-        yield f"{PG_URL}?schema={schema}"
+from cluster_helpers import Person  # noqa: E402
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ import json
 import urllib.request
 from typing import Any
 
-from test_web_cluster import Person, pg_url, start, stop  # noqa: F401 - the fixture
+from cluster_helpers import Person, start, stop
 from web_helpers import Server
 
 PASSWORD = "correct horse battery"
@@ -61,7 +61,7 @@ def progress(frame: dict[str, Any]) -> tuple[int, int]:
     return (frame["round"]["number"], len(frame["round"]["history"]))
 
 
-def test_a_rated_match_on_two_processes(pg_url: str, tmp_path: Any) -> None:  # noqa: F811
+def test_a_rated_match_on_two_processes(pg_url: str, tmp_path: Any) -> None:
     a, b = start(pg_url, tmp_path, 2, bot_delay=0.05)
     try:
         ana_web, ben_web = Browser(a), Browser(b)
