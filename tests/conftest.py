@@ -1,4 +1,9 @@
-"""Fixtures the browser tests share: Debian's Chromium, a served app, screenshots.
+"""Fixtures the tests share: both round engines; Debian's Chromium, a served app, screenshots.
+
+``engine`` runs a whole test module once per implementation of ``Round``
+(``PyRound``, the pure-Python reference, and ``FastRound``, the C extension's,
+skipped when it is not built and failing under CI, which builds it): the
+rules suites ask for it with ``pytestmark = pytest.mark.usefixtures("engine")``.
 
 A test that asks for the browser is skipped when Chromium is missing, and
 fails under CI (PASSING_GAME_REQUIRE_SERVICES=1, see .ci/services.sh). The
@@ -15,7 +20,30 @@ from typing import Any
 
 import pytest
 
+from passing_game import Round
+from passing_game import round as round_module
 from web_helpers import PG_URL, Server, free_port, pg_schema, service_missing
+
+ENGINES = ["PyRound", "FastRound"]
+
+
+@pytest.fixture(scope="module", params=ENGINES)
+def engine(request: pytest.FixtureRequest) -> Iterator[type[Round]]:
+    """The ``Round`` class ``Round.new``, ``Round.from_deal``, ``Match`` and records build,
+    for every test of the module (module-scoped, so Hypothesis's tests may use it too)."""
+    cls = getattr(round_module, request.param, None)
+    if cls is None:
+        reason = f"C round (_fastround) not built: no {request.param}"
+        if os.environ.get("CI"):
+            pytest.fail(f"CI: {reason}", pytrace=False)
+        pytest.skip(reason)
+    chosen = round_module._IMPL
+    round_module._IMPL = cls
+    try:
+        yield cls
+    finally:
+        round_module._IMPL = chosen
+
 
 CHROMIUM = os.environ.get("PASSING_GAME_CHROMIUM", "/usr/bin/chromium")
 

@@ -6,9 +6,8 @@ whose state lives in the optional C extension ``_fastround``, and
 through both from the same deal, and before every move everything a caller
 can observe is compared: the state, the legal moves, every seat's view,
 the answer to every candidate move (legal or not, and the refusal's message),
-copies, pickles and the result. The rest of the suite runs against the
-default (fast) implementation; ``test_the_suite_passes_on_pure_python``
-runs the rules suites again with ``PASSING_GAME_PURE_PYTHON=1``.
+copies, pickles and the result. The rules suites themselves run on both
+implementations through the ``engine`` fixture (tests/conftest.py).
 """
 
 from __future__ import annotations
@@ -386,26 +385,3 @@ def test_the_switch_selects_pure_python() -> None:
         check=True,
     )
     assert out.stdout.split() == ["PyRound", "PyRound"]
-
-
-def test_the_suite_passes_on_pure_python() -> None:
-    """The rules suites (vectors, properties, perft, golden, records...) on the fallback."""
-    suites = [
-        "tests/test_round.py",
-        "tests/test_vectors.py",
-        "tests/test_perft.py",
-        "tests/test_golden.py",
-        "tests/test_records.py",
-        "tests/test_views.py",
-        "tests/test_match.py",
-        "tests/test_properties.py",
-    ]
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *suites],
-        cwd=ROOT,
-        env=_pure_python_env(),
-        capture_output=True,
-        text=True,
-    )
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
-    assert " passed" in run.stdout

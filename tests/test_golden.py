@@ -17,6 +17,9 @@ import pytest
 from passing_game import Match, Rules, dump_record, load_record
 from passing_game.bots import make
 
+#: The rules suites run on both implementations of ``Round``.
+pytestmark = pytest.mark.usefixtures("engine")
+
 GOLDEN = Path(__file__).parent / "data" / "golden"
 
 CASES = {

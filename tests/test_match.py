@@ -11,6 +11,9 @@ import pytest
 from passing_game import DRAW, PASS, TILES, Deal, IllegalMove, Match, Move, Play, Rules, Tile
 from passing_game.round import Round
 
+#: The rules suites run on both implementations of ``Round``.
+pytestmark = pytest.mark.usefixtures("engine")
+
 T = Tile.parse
 Policy = Callable[[Match], Move]
 

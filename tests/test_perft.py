@@ -12,6 +12,9 @@ import pytest
 
 from passing_game import Round, Rules
 
+#: The rules suites run on both implementations of ``Round``.
+pytestmark = pytest.mark.usefixtures("engine")
+
 
 def perft(rnd: Round, depth: int) -> int:
     if depth == 0 or rnd.is_over:

@@ -27,6 +27,7 @@ import json
 import random
 from collections.abc import Callable
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -45,6 +46,9 @@ from passing_game import (
     parse_move,
 )
 from passing_game.rules import DRAW_RULES, LEADER_RULES, PASSING_RULES, SCORING_RULES
+
+#: The rules suites run on both implementations of ``Round``.
+pytestmark = pytest.mark.usefixtures("engine")
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -43,6 +43,9 @@ from passing_game.records import (
 )
 from passing_game.terminal.replay import Replayer
 
+#: The rules suites run on both implementations of ``Round``.
+pytestmark = pytest.mark.usefixtures("engine")
+
 DATA = Path(__file__).parent / "data"
 V1_RECORDS = sorted(DATA.glob("record-v1-*.json"))
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import os
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -23,9 +22,11 @@ from passing_game import (
     Tile,
     parse_move,
 )
-from passing_game import round as round_module
-from passing_game.round import STATE_NAMES, PyRound
+from passing_game.round import STATE_NAMES
 from round_helpers import observable
+
+#: The rules suites run on both implementations of ``Round``.
+pytestmark = pytest.mark.usefixtures("engine")
 
 T = Tile.parse
 
@@ -718,12 +719,10 @@ def test_history_records_every_move() -> None:
 # -- implementations ---------------------------------------------------------------
 
 
-def test_round_builds_the_selected_implementation() -> None:
-    """``Round.new``/``from_deal`` build FastRound unless switched off; both are Rounds."""
-    pure = os.environ.get("PASSING_GAME_PURE_PYTHON", "") not in ("", "0")
-    expected = PyRound if pure or not round_module.FAST_AVAILABLE else round_module.FastRound
-    assert type(Round.new(Rules(), 1)) is expected
-    assert type(make([["0-0"], ["0-1"]])) is expected
+def test_round_builds_the_selected_implementation(engine: type[Round]) -> None:
+    """``Round.new``/``from_deal`` build the selected implementation; both are Rounds."""
+    assert type(Round.new(Rules(), 1)) is engine
+    assert type(make([["0-0"], ["0-1"]])) is engine
     assert isinstance(Round.new(), Round)
 
 

@@ -15,6 +15,9 @@ import pytest
 
 from passing_game import Round, Rules, parse_move
 
+#: The rules suites run on both implementations of ``Round``.
+pytestmark = pytest.mark.usefixtures("engine")
+
 DATA = Path(__file__).parent / "data" / "vectors.jsonl"
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "vectors" / "rounds.jsonl"
 VECTORS = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]

@@ -14,6 +14,9 @@ import pytest
 from passing_game import DRAW, PASS, TILES, Draw, Match, Play, Round, Rules, Tile, View
 from passing_game.round import seeded_deal
 
+#: The rules suites run on both implementations of ``Round``.
+pytestmark = pytest.mark.usefixtures("engine")
+
 LEAF = (type(None), bool, int, float, str, bytes, Tile)
 MUTABLE = (list, dict, set, bytearray, deque)
 FORBIDDEN = (Round, Match, random.Random, deque)
