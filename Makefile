@@ -1,5 +1,6 @@
 # Two commands matter (see README): `make play` and `make test`.
-# Each sets up a virtual environment in .venv on first use.
+# Each sets up a virtual environment in .venv on first use. While working,
+# `make check` is the quick loop (lint, types, the core tests).
 
 PYTHON ?= python3
 VENV   := .venv
@@ -10,7 +11,7 @@ STAMP_WEB := $(VENV)/.installed-web
 STAMP     := $(VENV)/.installed-all
 ARGS   ?=
 
-.PHONY: setup setup-web play serve terminal test lint typecheck unit clean bench
+.PHONY: setup setup-web play serve terminal test check lint typecheck unit clean bench
 
 $(VENV)/bin/python:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "passing-game needs Python 3.11 or newer"'
@@ -41,8 +42,8 @@ terminal: setup-web
 	$(BIN)/passing-game play $(ARGS)
 
 lint: setup
-	$(BIN)/ruff check src tests examples
-	$(BIN)/ruff format --check src tests examples
+	$(BIN)/ruff check src tests examples conftest.py
+	$(BIN)/ruff format --check src tests examples conftest.py
 
 typecheck: setup
 	$(BIN)/mypy
@@ -51,6 +52,12 @@ unit: setup
 	$(BIN)/pytest -q
 
 test: lint typecheck unit
+
+# The quick loop, under a minute: lint, types and the tests that need no
+# browser, server or PostgreSQL and are not long (the `web` and `slow`
+# markers, pyproject.toml). `make test` runs everything.
+check: lint typecheck
+	$(BIN)/pytest -q -m "not slow and not web"
 
 # Speed, against the peer engines (installed into .bench-venv/ on first use);
 # writes the tables into docs/PERFORMANCE.md. BENCH_ARGS adds options.

@@ -1,4 +1,10 @@
-"""Pytest, for the whole checkout: leave out the sources whose extra is not installed.
+"""Pytest, for the whole checkout: the web app's markers, and leaving out the sources
+whose extra is not installed.
+
+The web app's tests (``tests/test_web_*``) and doctests (``passing_game.web``)
+are marked ``web``; those that drive a browser, start several server
+processes or run pytest again (``*_e2e``, ``*_cluster``, ``test_web_ci``) are
+``slow`` too. ``make check`` leaves out both markers (pyproject.toml).
 
 ``--doctest-modules`` imports every module under ``src`` and every helper
 module in ``tests``; a module of an optional part (the web app, the arena's
@@ -56,6 +62,16 @@ def missing_extra(name: str) -> str | None:
     except pytest.skip.Exception as skipped:
         return str(skipped.msg)
     return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    web = SRC / "passing_game" / "web"
+    for item in items:
+        path = item.path
+        if path.name.startswith("test_web_") or web in path.parents:
+            item.add_marker(pytest.mark.web)
+            if path.stem.endswith(("_e2e", "_cluster")) or path.stem == "test_web_ci":
+                item.add_marker(pytest.mark.slow)
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:

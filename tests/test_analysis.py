@@ -30,6 +30,9 @@ from passing_game.records import dump_record, load_record, match_to_record
 from passing_game.round import Deal, Round
 from passing_game.tiles import Tile
 
+#: Slow (make check leaves it out): the expert searches whole games, some in worker processes.
+pytestmark = pytest.mark.slow
+
 #: A quick budget where the thresholds are not what is tested (the expert's own
 #: search still decides the expert's choice: only the pooled runs are fewer).
 QUICK = {"runs": 2}

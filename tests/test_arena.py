@@ -314,6 +314,7 @@ def test_sprt_stops_the_same_way_whatever_the_jobs() -> None:
 # -- the command line ------------------------------------------------------
 
 
+@pytest.mark.slow  # a whole tournament through the command
 def test_cli_end_to_end(tmp_path: Path) -> None:
     out_json, out_csv, png = tmp_path / "x.json", tmp_path / "x.csv", tmp_path / "x.png"
     done = subprocess.run(
@@ -363,6 +364,7 @@ def test_cli_end_to_end(tmp_path: Path) -> None:
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 2000
 
 
+@pytest.mark.slow  # a process interrupted mid-run
 def test_cli_stops_on_ctrl_c_with_a_partial_report() -> None:
     proc = subprocess.Popen(
         [*CLI, "arena", "random", "greedy", "--rounds", "1000000", "--jobs", "2"],

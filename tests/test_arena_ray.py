@@ -12,6 +12,9 @@ import pytest
 from passing_game import Rules
 from passing_game.arena.runner import ArenaConfig, bot_specs, run
 
+#: Slow (make check leaves it out): a Ray cluster of worker processes.
+pytestmark = pytest.mark.slow
+
 ray = pytest.importorskip("ray")
 
 from passing_game.arena.ray_backend import run_on_ray  # noqa: E402

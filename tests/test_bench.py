@@ -257,6 +257,7 @@ def test_cli_lists_bench() -> None:
     assert result.exit_code == 0 and "bench" in result.output
 
 
+@pytest.mark.slow  # a benchmark, through the command
 def test_cli_bench_prints_a_table(tmp_path: Path) -> None:
     md = tmp_path / "perf.md"
     args = ["bench", "--seconds", "0.2", "--repeat", "1", "--ismcts-iterations", "20"]
@@ -268,6 +269,7 @@ def test_cli_bench_prints_a_table(tmp_path: Path) -> None:
     assert report.BEGIN in written and "passing-game bench --seconds 0.2 --repeat 1" in written
 
 
+@pytest.mark.slow  # a benchmark: several arena runs
 @pytest.mark.skipif(
     importlib.util.find_spec("numpy") is None or importlib.util.find_spec("scipy") is None,
     reason="the arena needs the 'arena' extra",

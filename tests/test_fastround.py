@@ -215,6 +215,7 @@ def play_both(
         steps += 1
 
 
+@pytest.mark.slow  # 200 random rounds in each variant
 @pytest.mark.parametrize("rules", VARIANTS, ids=rules_id)
 def test_fast_and_pure_rounds_agree_at_every_step(rules: Rules) -> None:
     """R2-R9, D1-D12 through both engines: identical at every step, every ending seen."""

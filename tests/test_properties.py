@@ -213,6 +213,7 @@ def check_result(rnd: Round) -> None:
         assert all(h for h in rnd.hands)
 
 
+@pytest.mark.slow  # 200 random rounds
 @SETTINGS
 @given(
     rules=any_rules(),
@@ -263,6 +264,7 @@ def state(match: Match) -> tuple[object, ...]:
     )
 
 
+@pytest.mark.slow  # 150 random matches
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     rules=any_rules(target=40),

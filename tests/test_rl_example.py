@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+#: Slow (make check leaves it out): the training example runs whole.
+pytestmark = pytest.mark.slow
+
 pytest.importorskip("gymnasium")
 pytest.importorskip("pyspiel")
 pytest.importorskip("matplotlib")
