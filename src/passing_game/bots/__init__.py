@@ -38,12 +38,11 @@ BOTS: dict[str, Callable[..., Bot]] = {
 }
 
 #: Difficulty levels for people, mapped to a bot name and its options.
-#: Budgets are counts, not seconds, so a level is deterministic. With the
-#: compiled kernel (``bots.fast``) ``hard`` answers in about 0.01 s per move
-#: and ``expert`` in about 0.05 s (median, one core; limits 0.3 s and 1 s,
-#: docs/STRENGTH.md); more ISMCTS iterations did not score more against
-#: ``greedy`` (6000 and 50000 within 0.3 points a round). Without the kernel
-#: the pure-Python search gets the budgets that fit those limits.
+#: Budgets are counts, not seconds, so a level is deterministic. Each answers
+#: within its limit (median, one core: ``hard`` 0.3 s, ``expert`` 1 s) on the
+#: compiled kernel (``bots.fast``); docs/STRENGTH.md has the times, and why a
+#: larger ISMCTS budget was not worth it. Without the kernel the pure-Python
+#: search gets the budgets that fit those limits.
 LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("greedy", {}),
     "medium": ("heuristic", {}),

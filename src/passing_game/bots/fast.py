@@ -5,8 +5,8 @@ and how to guess its hidden tiles as "worlds" (see ``passing_game.bots.kernel``)
 and let the C kernel run the whole search: flat Monte Carlo for ``pimc``,
 the ISMCTS tree for ``ismcts``. The kernel plays the same rules and the same
 default policy as ``bots.search`` (tests/test_kernel.py and
-tests/test_search_kernel.py check it against the rules engine), about a
-hundred times faster than the pure-Python search, which stays as the
+tests/test_search_kernel.py check it against the rules engine), far faster
+than the pure-Python search (docs/PERFORMANCE.md), which stays as the
 fallback when the extension is not built.
 
 The guesses come from ``sampling.Sampler``: the weighting of deals by the

@@ -31,8 +31,8 @@ Budgets: ``iterations`` (deterministic: same seed and view, same move) and
 the machine, so its choices are not reproducible). Levels use iterations.
 
 Engines: with ``engine="auto"`` (the default) the whole search runs in the
-compiled kernel when it is built (``bots.fast``, about 2 microseconds an
-iteration against 60 in Python); ``engine="python"`` forces the pure-Python
+compiled kernel when it is built (``bots.fast``, far faster: see
+docs/PERFORMANCE.md); ``engine="python"`` forces the pure-Python
 ``search_tree`` below, which is also the fallback. The two draw different
 random numbers, so they agree in strength, not move for move.
 """
@@ -65,8 +65,9 @@ from passing_game.views import View
 REWARD_SCALE = 20.0
 #: Keys of chance children under the searching seat's own draw: ``DRAWN + tile``.
 DRAWN = 100
-#: The default budget (also the ``expert`` level's): about 0.05 s a move on
-#: the compiled kernel; the pure-Python fallback gets what fits in 1 s.
+#: The default budget (also the ``expert`` level's), well within the level's
+#: 1 s on the compiled kernel (docs/STRENGTH.md); the pure-Python fallback
+#: gets what fits in 1 s.
 DEFAULT_ITERATIONS = 20000 if kernel.AVAILABLE else 6000
 
 

@@ -8,16 +8,15 @@ tile were visible, and average what each move is worth over the guesses.
 The search per guess is the kernel's (``search.Searcher``). With the
 default ``depth=1`` each legal move is followed by the default playout for
 every seat, so a guess costs one playout per move and hundreds of guesses
-fit in a few hundredths of a second. ``depth=2`` or more adds alpha-beta
-(the mover's side against the rest) over the first moves; on duplicate
-deals, at similar time per move, that scored *less* against ``greedy``
-(+13.0 and +12.1 points a round for depths 2 and 3 against +15.9 for
-depth 1, 300 deals each, 2 players): an opponent
-that sees every tile of the guess answers too well, which makes the search
-too pessimistic.
+fit in the ``hard`` level's time (docs/STRENGTH.md). ``depth=2`` or more
+adds alpha-beta (the mover's side against the rest) over the first moves;
+on duplicate deals, at similar time per move, that scored *less* against
+``greedy`` (docs/STRENGTH.md): an opponent that sees every tile of the
+guess answers too well, which makes the search too pessimistic.
 
 At depth 1 the search runs in the compiled kernel when it is built
-(``bots.fast``, flat Monte Carlo over the guesses, some fifty times faster);
+(``bots.fast``, flat Monte Carlo over the guesses, far faster: see
+docs/PERFORMANCE.md);
 ``engine="python"`` forces the pure-Python search, the fallback.
 
 Budgets: ``worlds`` guesses (deterministic: same seed and view, same move)

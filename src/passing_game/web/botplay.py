@@ -12,7 +12,8 @@ from passing_game.bots import Bot
 from passing_game.moves import Move
 from passing_game.views import View
 
-#: Bots cheap enough to run on the event loop itself (well under a millisecond).
+#: Bots cheap enough to run on the event loop itself (their time per move:
+#: docs/STRENGTH.md).
 FAST_BOTS = frozenset({"random", "greedy", "heuristic"})
 #: The level of the bot that plays for a person who is away or out of time (P26).
 STAND_IN_LEVEL = "medium"
