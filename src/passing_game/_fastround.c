@@ -28,6 +28,7 @@
 /* Rules.max_round_moves is at most 4 * (26 + 22 + 1) = 196 (4 players, hand_size 1). */
 #define MAXH 200
 #define TRAIN_MID 28
+#define NO_PLACE 0xff
 
 /* Set once by _setup() from round.py. */
 static PyObject *g_tiles[NTILES];
@@ -36,6 +37,7 @@ static PyTypeObject *g_play_type, *g_draw_type, *g_pass_type;
 static PyObject *g_deal_type;  /* round.Deal */
 static PyObject *g_refuse;     /* round._refuse(rnd, move): raises IllegalMove */
 static PyTypeObject *g_result_type; /* round.RoundResult */
+static PyTypeObject *g_placed_type; /* tiles.Placed */
 static PyObject *g_reasons[4]; /* None, "domino", "block", "all-pass" */
 static PyObject *g_small[8];   /* 0..7 */
 static PyObject *s_tile, *s_end, *s_left, *s_index, *s_players, *s_hand_size, *s_passing,
@@ -86,6 +88,7 @@ typedef struct {
     uint8_t tl[2 * TRAIN_MID], tr[2 * TRAIN_MID];
     uint8_t hcode[MAXH]; /* move code, or 64 + tile for a draw of that tile */
     uint8_t hseat[MAXH];
+    uint8_t hplace[MAXH]; /* a play's tile as laid: left * 8 + right; NO_PLACE otherwise */
 } Core;
 
 #define STATE_OFFSET offsetof(Core, hands)
@@ -317,6 +320,7 @@ static PyObject *core_copy(Core *self, PyObject *Py_UNUSED(ignored)) {
     memcpy((char *)other + STATE_OFFSET, (char *)self + STATE_OFFSET, offsetof(Core, hcode) - STATE_OFFSET);
     memcpy(other->hcode, self->hcode, self->hlen);
     memcpy(other->hseat, self->hseat, self->hlen);
+    memcpy(other->hplace, self->hplace, self->hlen);
     return (PyObject *)other;
 }
 
@@ -362,13 +366,14 @@ static void check_block(Core *self) {
     finish(self, 2);
 }
 
-static inline int push_history(Core *self, int code, int seat) {
+static inline int push_history(Core *self, int code, int seat, int place) {
     if (self->hlen >= MAXH) {
         PyErr_SetString(PyExc_RuntimeError, "round history overflow");
         return -1;
     }
     self->hcode[self->hlen] = (uint8_t)code;
     self->hseat[self->hlen] = (uint8_t)seat;
+    self->hplace[self->hlen] = (uint8_t)place;
     self->hlen++;
     return 0;
 }
@@ -428,7 +433,7 @@ static PyObject *core_play(Core *self, PyObject *move) {
         if (!(hand & bit)) return refuse(self, move);
         int lo = g_low[t], hi = g_high[t];
         if (self->left < 0) {
-            if (push_history(self, code, seat) < 0) return NULL;
+            if (push_history(self, code, seat, lo * 8 + hi) < 0) return NULL;
             self->tl[self->tend] = (uint8_t)lo;
             self->tr[self->tend] = (uint8_t)hi;
             self->tend++;
@@ -439,7 +444,7 @@ static PyObject *core_play(Core *self, PyObject *move) {
             if (lo == old) nw = hi;
             else if (hi == old) nw = lo;
             else return refuse(self, move);
-            if (push_history(self, code, seat) < 0) return NULL;
+            if (push_history(self, code, seat, nw * 8 + old) < 0) return NULL;
             self->tstart--;
             self->tl[self->tstart] = (uint8_t)nw;
             self->tr[self->tstart] = (uint8_t)old;
@@ -449,7 +454,7 @@ static PyObject *core_play(Core *self, PyObject *move) {
             if (lo == old) nw = hi;
             else if (hi == old) nw = lo;
             else return refuse(self, move);
-            if (push_history(self, code, seat) < 0) return NULL;
+            if (push_history(self, code, seat, old * 8 + nw) < 0) return NULL;
             self->tl[self->tend] = (uint8_t)old;
             self->tr[self->tend] = (uint8_t)nw;
             self->tend++;
@@ -469,7 +474,7 @@ static PyObject *core_play(Core *self, PyObject *move) {
     if (code == DRAW_CODE) {
         if (self->bone_len - self->bone_pos <= LOCKED) return refuse(self, move);
         int t = self->bone[self->bone_pos];
-        if (push_history(self, 64 + t, seat) < 0) return NULL;
+        if (push_history(self, 64 + t, seat, NO_PLACE) < 0) return NULL;
         self->bone_pos++;
         self->hands[seat] |= 1u << t;
         self->passes = 0;
@@ -483,7 +488,7 @@ static PyObject *core_play(Core *self, PyObject *move) {
         int can_play = self->left < 0 ? hand != 0 : (hand & (g_suit[self->left] | g_suit[self->right])) != 0;
         if (can_play || self->bone_len - self->bone_pos > LOCKED) return refuse(self, move);
     }
-    if (push_history(self, PASS_CODE, seat) < 0) return NULL;
+    if (push_history(self, PASS_CODE, seat, NO_PLACE) < 0) return NULL;
     self->passes++;
     if (self->passes >= self->players) finish(self, 3);
     else self->to_move = (uint8_t)((seat + 1) % self->players);
@@ -673,10 +678,22 @@ static PyObject *get_raw_history(Core *self, void *c) {
     for (int i = 0; i < self->hlen; i++) {
         int code = self->hcode[i];
         PyObject *e;
+        int place = self->hplace[i];
         if (code >= 64)
-            e = PyTuple_Pack(3, g_small[self->hseat[i]], g_moves[DRAW_CODE], g_tiles[code - 64]);
-        else
-            e = PyTuple_Pack(3, g_small[self->hseat[i]], g_moves[code], Py_None);
+            e = PyTuple_Pack(4, g_small[self->hseat[i]], g_moves[DRAW_CODE], g_tiles[code - 64], Py_None);
+        else if (place == NO_PLACE)
+            e = PyTuple_Pack(4, g_small[self->hseat[i]], g_moves[code], Py_None, Py_None);
+        else {
+            PyObject *placed = g_placed_type->tp_alloc(g_placed_type, 2); /* as tuple.__new__(Placed, ...) */
+            if (!placed) {
+                Py_DECREF(list);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(placed, 0, Py_NewRef(g_small[place >> 3]));
+            PyTuple_SET_ITEM(placed, 1, Py_NewRef(g_small[place & 7]));
+            e = PyTuple_Pack(4, g_small[self->hseat[i]], g_moves[code], Py_None, placed);
+            Py_DECREF(placed);
+        }
         if (!e) {
             Py_DECREF(list);
             return NULL;
@@ -768,12 +785,12 @@ static PyTypeObject CoreType = {
 };
 
 /* _setup(tiles, plays_left, plays_right, draw, pass_, play_type, draw_type,
- *        pass_type, deal_type, refuse, result_type) */
+ *        pass_type, deal_type, refuse, result_type, placed_type) */
 static PyObject *mod_setup(PyObject *mod, PyObject *args) {
-    PyObject *tiles, *pl, *pr, *draw, *pass_, *play_t, *draw_t, *pass_t, *deal_t, *refuse_f, *result_f;
-    if (!PyArg_ParseTuple(args, "O!O!O!OOO!O!O!OOO", &PyTuple_Type, &tiles, &PyTuple_Type, &pl, &PyTuple_Type,
+    PyObject *tiles, *pl, *pr, *draw, *pass_, *play_t, *draw_t, *pass_t, *deal_t, *refuse_f, *result_f, *placed_f;
+    if (!PyArg_ParseTuple(args, "O!O!O!OOO!O!O!OOOO", &PyTuple_Type, &tiles, &PyTuple_Type, &pl, &PyTuple_Type,
                           &pr, &draw, &pass_, &PyType_Type, &play_t, &PyType_Type, &draw_t, &PyType_Type,
-                          &pass_t, &deal_t, &refuse_f, &result_f))
+                          &pass_t, &deal_t, &refuse_f, &result_f, &placed_f))
         return NULL;
     if (PyTuple_GET_SIZE(tiles) != NTILES || PyTuple_GET_SIZE(pl) != NTILES || PyTuple_GET_SIZE(pr) != NTILES) {
         PyErr_SetString(PyExc_ValueError, "need 28 tiles and 28 plays per end");
@@ -814,6 +831,11 @@ static PyObject *mod_setup(PyObject *mod, PyObject *args) {
         return NULL;
     }
     Py_XSETREF(g_result_type, (PyTypeObject *)Py_NewRef(result_f));
+    if (!PyType_Check(placed_f) || !PyType_IsSubtype((PyTypeObject *)placed_f, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "placed_type must be a tuple subclass (Placed)");
+        return NULL;
+    }
+    Py_XSETREF(g_placed_type, (PyTypeObject *)Py_NewRef(placed_f));
     Py_CLEAR(c_rules);
     g_ready = 1;
     Py_RETURN_NONE;
