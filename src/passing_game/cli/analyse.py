@@ -31,8 +31,8 @@ MAX_WORKERS = 16
 
 
 def mark_word(mark: str | None, auto: str | None = None) -> str:
-    if auto_mark(auto):
-        return auto_mark(auto)
+    if made_for := auto_mark(auto):
+        return made_for
     if mark == "blunder":
         return _("blunder")
     if mark == "mistake":
