@@ -10,9 +10,10 @@
  * Play/DRAW/PASS objects of passing_game.moves. The pure-Python PyRound is the
  * reference: tests/test_fastround.py plays both side by side.
  *
- * The result of a finished round (R7) is built on first access. Anything illegal is handed back to Python (round._refuse), which raises
- * IllegalMove with the same message the pure-Python engine gives; the state
- * is untouched because nothing is written before the move is known legal.
+ * The result of a finished round (R7) is built on first access. Anything
+ * illegal is handed back to Python (round._refuse), which raises IllegalMove
+ * with the same message the pure-Python engine gives; the state is untouched
+ * because nothing is written before the move is known legal (rules_is_legal).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -137,11 +138,11 @@ static void core_init(Core *self, PyObject *rules, const uint32_t *hands, const 
                       int leader) {
     RState *s = &self->st;
     self->rules = Py_NewRef(rules);
-    s->players = (uint8_t)c_players;
-    s->flags = (uint8_t)c_flags;
+    s->players = c_players;
+    s->flags = c_flags;
     for (int i = 0; i < c_players; i++) s->hand[i] = self->deal_hands[i] = hands[i];
     memcpy(s->bone, pile, (size_t)npile);
-    s->nbone = (uint8_t)npile;
+    s->nbone = npile;
     s->left = s->right = -1;
     s->to_move = self->leader = (uint8_t)leader;
     self->tstart = self->tend = TRAIN_MID;

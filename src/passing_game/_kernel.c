@@ -167,7 +167,7 @@ static void sample_world(const Worlds *w, Rng *r, RState *out) {
     }
     *out = w->base;
     for (int p = 0; p < 4; p++) out->hand[p] = w->hands[k * 4 + p];
-    out->nbone = (uint8_t)w->nbones[k];
+    out->nbone = w->nbones[k];
     memcpy(out->bone, w->bones + k * NTILES, (size_t)out->nbone);
     out->bpos = 0;
     if (w->mode == 1 || w->mode == 3) {
@@ -400,7 +400,7 @@ static void shuffle_deal(RState *s, Rng *r, int hand_size) {
     s->left = s->right = -1;
     s->passes = 0;
     s->reason = GOING;
-    s->to_move = (uint8_t)rng_below(r, s->players);
+    s->to_move = rng_below(r, s->players);
 }
 
 PyDoc_STRVAR(random_rounds_doc,
@@ -424,8 +424,8 @@ static PyObject *random_rounds(PyObject *Py_UNUSED(self), PyObject *args) {
     int moves[MAX_MOVES];
     Py_BEGIN_ALLOW_THREADS
     for (long long i = 0; i < rounds; i++) {
-        s.players = (uint8_t)players;
-        s.flags = (uint8_t)flags;
+        s.players = players;
+        s.flags = flags;
         shuffle_deal(&s, &r, hand_size);
         while (s.reason == GOING) {
             int n = rules_legal(&s, moves);
@@ -449,13 +449,13 @@ static int read_state(PyObject *const *args, RState *s) {
         PyErr_SetString(PyExc_ValueError, "state out of range");
         return -1;
     }
-    s->bpos = (uint8_t)v[0];
-    s->left = (int8_t)v[1];
-    s->right = (int8_t)v[2];
-    s->to_move = (uint8_t)v[3];
-    s->passes = (uint8_t)v[4];
-    s->players = (uint8_t)v[5];
-    s->flags = (uint8_t)v[6];
+    s->bpos = (int)v[0];
+    s->left = (int)v[1];
+    s->right = (int)v[2];
+    s->to_move = (int)v[3];
+    s->passes = (int)v[4];
+    s->players = (int)v[5];
+    s->flags = (int)v[6];
     if (!PySequence_Check(hands) || PySequence_Size(hands) != s->players) {
         PyErr_SetString(PyExc_ValueError, "hands must hold one mask per seat");
         return -1;
@@ -491,7 +491,7 @@ static int read_state(PyObject *const *args, RState *s) {
         }
         s->bone[i] = (uint8_t)t;
     }
-    s->nbone = (uint8_t)nb;
+    s->nbone = (int)nb;
     if (s->bpos > s->nbone) {
         PyErr_SetString(PyExc_ValueError, "state out of range");
         return -1;

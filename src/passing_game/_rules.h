@@ -31,12 +31,13 @@
 
 enum { GOING = 0, DOMINO = 1, BLOCK = 2, ALL_PASS = 3 };
 
-/* One round's state, small enough to copy for every playout. */
+/* One round's state, small enough to copy for every playout (ints: the
+ * search's loops run measurably faster on them than on bytes). */
 typedef struct {
     uint32_t hand[4];
     uint8_t bone[NTILES]; /* the pile as dealt; bone[bpos:nbone] is still to draw */
-    int8_t left, right;   /* open ends, -1 on an empty train */
-    uint8_t nbone, bpos, players, to_move, passes, flags, reason;
+    int left, right;      /* open ends, -1 on an empty train */
+    int nbone, bpos, players, to_move, passes, flags, reason;
 } RState;
 
 static uint8_t LOW[NTILES], HIGH[NTILES], PIPS[NTILES];
@@ -122,19 +123,19 @@ static inline void rules_check_block(RState *s) {
 static inline int rules_apply(RState *s, int code) {
     int p = s->to_move, placed;
     if (code < DRAW_CODE) {
-        int t = code >> 1, lo = LOW[t], hi = HIGH[t];
+        int t = code >> 1; /* the number a play leaves open is its pips less the one it covers */
         s->hand[p] &= ~(1u << t);
         if (s->left < 0) {
-            s->left = (int8_t)lo;
-            s->right = (int8_t)hi;
-            placed = lo * 8 + hi;
+            s->left = LOW[t];
+            s->right = HIGH[t];
+            placed = s->left * 8 + s->right;
         } else if ((code & 1) == 0) {
             int old = s->left;
-            s->left = (int8_t)(lo == old ? hi : lo);
+            s->left = PIPS[t] - old;
             placed = s->left * 8 + old;
         } else {
             int old = s->right;
-            s->right = (int8_t)(lo == old ? hi : lo);
+            s->right = PIPS[t] - old;
             placed = old * 8 + s->right;
         }
         s->passes = 0;
@@ -142,7 +143,7 @@ static inline int rules_apply(RState *s, int code) {
             s->reason = DOMINO; /* R6.1 */
             return placed;
         }
-        s->to_move = (uint8_t)((p + 1) % s->players);
+        s->to_move = (p + 1) % s->players;
         rules_check_block(s);
         return placed;
     }
@@ -150,14 +151,14 @@ static inline int rules_apply(RState *s, int code) {
         placed = s->bone[s->bpos++];
         s->hand[p] |= 1u << placed;
         s->passes = 0;
-        if (!(s->flags & F_DRAW_CONTINUE)) s->to_move = (uint8_t)((p + 1) % s->players);
+        if (!(s->flags & F_DRAW_CONTINUE)) s->to_move = (p + 1) % s->players;
         rules_check_block(s);
         return placed;
     }
     if (++s->passes >= s->players)
         s->reason = ALL_PASS; /* D3 */
     else
-        s->to_move = (uint8_t)((p + 1) % s->players);
+        s->to_move = (p + 1) % s->players;
     return NO_PLACE;
 }
 
