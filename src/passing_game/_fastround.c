@@ -75,8 +75,7 @@ typedef struct {
     uint8_t leader, tstart, tend; /* train = tl/tr[tstart:tend] */
     uint16_t hlen;
     uint8_t tl[2 * TRAIN_MID], tr[2 * TRAIN_MID];
-    uint8_t hcode[MAXH];
-    uint8_t hseat[MAXH];
+    uint8_t hmove[MAXH];  /* move code | seat << 6: one byte a turn keeps a copy small */
     uint8_t hplace[MAXH]; /* what rules_apply returned: how a play was laid, a draw's tile */
 } Core;
 
@@ -298,9 +297,8 @@ static PyObject *core_copy(Core *self, PyObject *Py_UNUSED(ignored)) {
     other->deal = Py_XNewRef(self->deal);
     other->result = Py_XNewRef(self->result);
     /* the fixed part, then only the used part of the history */
-    memcpy((char *)other + STATE_OFFSET, (char *)self + STATE_OFFSET, offsetof(Core, hcode) - STATE_OFFSET);
-    memcpy(other->hcode, self->hcode, self->hlen);
-    memcpy(other->hseat, self->hseat, self->hlen);
+    memcpy((char *)other + STATE_OFFSET, (char *)self + STATE_OFFSET, offsetof(Core, hmove) - STATE_OFFSET);
+    memcpy(other->hmove, self->hmove, self->hlen);
     memcpy(other->hplace, self->hplace, self->hlen);
     return (PyObject *)other;
 }
@@ -368,8 +366,7 @@ static PyObject *core_play(Core *self, PyObject *move) {
         return NULL;
     }
     int place = rules_apply(s, code);
-    self->hcode[self->hlen] = (uint8_t)code;
-    self->hseat[self->hlen] = (uint8_t)seat;
+    self->hmove[self->hlen] = (uint8_t)(code | seat << 6);
     self->hplace[self->hlen++] = (uint8_t)place;
     if (code < DRAW_CODE) {
         int at = empty || (code & 1) ? self->tend++ : --self->tstart;
@@ -526,12 +523,13 @@ static PyObject *get_raw_history(Core *self, void *Py_UNUSED(c)) {
     PyObject *list = PyList_New(self->hlen);
     if (!list) return NULL;
     for (int i = 0; i < self->hlen; i++) {
-        int code = self->hcode[i], place = self->hplace[i];
+        int code = self->hmove[i] & 63, place = self->hplace[i];
+        PyObject *seat = g_small[self->hmove[i] >> 6];
         PyObject *e;
         if (code == DRAW_CODE)
-            e = PyTuple_Pack(4, g_small[self->hseat[i]], g_moves[code], g_tiles[place], Py_None);
+            e = PyTuple_Pack(4, seat, g_moves[code], g_tiles[place], Py_None);
         else if (code == PASS_CODE)
-            e = PyTuple_Pack(4, g_small[self->hseat[i]], g_moves[code], Py_None, Py_None);
+            e = PyTuple_Pack(4, seat, g_moves[code], Py_None, Py_None);
         else {
             PyObject *placed = g_placed_type->tp_alloc(g_placed_type, 2); /* as tuple.__new__(Placed, ...) */
             if (!placed) {
@@ -540,7 +538,7 @@ static PyObject *get_raw_history(Core *self, void *Py_UNUSED(c)) {
             }
             PyTuple_SET_ITEM(placed, 0, Py_NewRef(g_small[place >> 3]));
             PyTuple_SET_ITEM(placed, 1, Py_NewRef(g_small[place & 7]));
-            e = PyTuple_Pack(4, g_small[self->hseat[i]], g_moves[code], Py_None, placed);
+            e = PyTuple_Pack(4, seat, g_moves[code], Py_None, placed);
             Py_DECREF(placed);
         }
         if (!e) {
@@ -555,7 +553,7 @@ static PyObject *get_raw_history(Core *self, void *Py_UNUSED(c)) {
 static PyObject *get_moves(Core *self, void *Py_UNUSED(c)) {
     PyObject *t = PyTuple_New(self->hlen);
     if (!t) return NULL;
-    for (int i = 0; i < self->hlen; i++) PyTuple_SET_ITEM(t, i, Py_NewRef(g_moves[self->hcode[i]]));
+    for (int i = 0; i < self->hlen; i++) PyTuple_SET_ITEM(t, i, Py_NewRef(g_moves[self->hmove[i] & 63]));
     return t;
 }
 
