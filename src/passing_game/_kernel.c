@@ -384,12 +384,7 @@ static int parse_flags(long players, long flags) {
 static void shuffle_deal(RState *s, Rng *r, int hand_size) {
     uint8_t tiles[NTILES];
     for (int i = 0; i < NTILES; i++) tiles[i] = (uint8_t)i;
-    for (int i = NTILES - 1; i > 0; i--) {
-        int j = rng_below(r, i + 1);
-        uint8_t tmp = tiles[i];
-        tiles[i] = tiles[j];
-        tiles[j] = tmp;
-    }
+    shuffle_tiles(tiles, NTILES, r);
     int k = 0;
     for (int p = 0; p < 4; p++) s->hand[p] = 0;
     for (int p = 0; p < s->players; p++)
