@@ -1,4 +1,4 @@
-/* The rules of The Passing Game in C, once (docs/RULES.md R2-R7, D1-D4, D6, D11).
+/* The rules of The Passing Game in C, once (RULES.md R2-R7, D1-D4, D6, D11).
  *
  * Included by both extensions: _fastround.c (the state behind Round) and
  * _kernel.c (the searches). Everything here is the Python core's vocabulary:
