@@ -7,9 +7,8 @@
 // data-countdown="clock" (with data-end and data-move-end, both in
 // performance.now() time) or data-countdown="summary" (with data-end).
 // The words (labels) come from app.js through Countdown.configure.
-"use strict";
 
-const Countdown = (() => {
+export const Countdown = (() => {
   let timer = null;
   let words = { clock: () => "", summary: () => "" };
 

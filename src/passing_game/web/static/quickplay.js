@@ -9,9 +9,16 @@
 // The public tables come from GET /api/tables/public, the daily deal's
 // table from GET /api/daily[/DAY]; {type: "daily"} plays today's deal.
 // Every word through t()/nt(); names only ever through textContent.
-"use strict";
 
-const Quick = {
+import { Countdown } from "./clock.js";
+import { field, h } from "./dom.js";
+import { nt, t } from "./i18n.js";
+import { joinTable, savedName, watchTable } from "./lobby.js";
+import { notify, render } from "./page.js";
+import { refused, send } from "./socket.js";
+import { S } from "./state.js";
+
+export const Quick = {
   players: 2,
   rated: false,
   asked: null, // the last quick message sent (sent again after a reconnection)

@@ -5,9 +5,8 @@
 // start audio only after the person has clicked or pressed a key, so the
 // context is made (or resumed) on the first such gesture: Sound.unlock().
 // This file has no words of its own: the switch's label is app.js's.
-"use strict";
 
-const Sound = (() => {
+export const Sound = (() => {
   const KEY = "passing-game:sound";
   let ctx = null;
 
