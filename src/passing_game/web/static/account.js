@@ -1,8 +1,6 @@
 // Accounts on the page (issue 13): sign up, sign in, sign out, change the
 // password, delete the account; "My games" and the leaderboards; the lobby's
 // "Rated game" switch and the rating changes at the end of a rated match.
-// Loaded after dialogs.js and before app.js, sharing their global scope (h,
-// t, nt, S, render, send, notify, dialogBox, toolButton, whoParts).
 //
 // The server's account endpoints (web/account_api.py) need the page's CSRF
 // token, read from GET /api/account and sent as X-CSRF-Token. Names are user
@@ -14,7 +12,7 @@ import { I18N, nt, t } from "./i18n.js";
 import { savedName } from "./lobby.js";
 import { notify, render } from "./page.js";
 import { whoParts } from "./seat.js";
-import { connect, savedSeat, send } from "./socket.js";
+import { reopen, savedSeat, send } from "./socket.js";
 import { S } from "./state.js";
 import { toolButton } from "./tools.js";
 
@@ -118,16 +116,6 @@ function fillName() {
   if (ACCOUNT.user && !(S.lobbyName ?? savedName())) S.lobbyName = ACCOUNT.user.name;
 }
 
-// The socket learns who is signed in when it opens: open it again.
-function reconnectAsAccount() {
-  const old = S.ws;
-  S.ws = null;
-  S.wsOpen = false;
-  S.live = false;
-  if (old) old.close();
-  connect();
-}
-
 // At a table's link without this browser's token: the account's own seat, taken back.
 function resumeOwnSeat() {
   if (!S.code || S.watching || S.invite || savedSeat(S.code)) return;
@@ -158,7 +146,7 @@ async function submitSign(kind) {
     ACCOUNT.form = {};
     ACCOUNT.panel = null;
     await accountLoad(false); // the account's seats, taken back once the socket knows the account
-    reconnectAsAccount();
+    reopen();
     notify(kind === "signup" ? t("Welcome, {name}! Your account is ready.", { name: ACCOUNT.user.name })
       : t("Signed in as {name}.", { name: ACCOUNT.user.name }), "info");
   } catch (e) {
@@ -175,7 +163,7 @@ async function signOut() {
   ACCOUNT.games = null;
   S.lobbyRated = false;
   await accountLoad();
-  reconnectAsAccount();
+  reopen();
   notify(t("You are signed out."), "info");
 }
 
@@ -207,7 +195,7 @@ async function submitDelete() {
   ACCOUNT.panel = null;
   S.lobbyRated = false;
   await accountLoad();
-  reconnectAsAccount();
+  reopen();
   notify(t("Your account is deleted. Its games stay, without your name."), "info");
 }
 
@@ -418,7 +406,7 @@ function leadersPanel() {
 
 const PANELS = { signin: () => signPanel("signin"), signup: () => signPanel("signup"), menu: menuPanel, password: passwordPanel, delete: deletePanel, games: gamesPanel, leaders: leadersPanel };
 
-// The account's dialog, if open (app.js's render() puts it on the page).
+// The account's dialog, if open (page.js's render() puts it on the page).
 export function renderAccount() {
   const panel = ACCOUNT.panel;
   if (!panel || !PANELS[panel] || (panel !== "signin" && panel !== "signup" && panel !== "leaders" && !ACCOUNT.user)) return null;

@@ -6,7 +6,7 @@
 // re-rendering the page. An element takes part by carrying
 // data-countdown="clock" (with data-end and data-move-end, both in
 // performance.now() time) or data-countdown="summary" (with data-end).
-// The words (labels) come from app.js through Countdown.configure.
+// The words (labels) come from app.js's start() through Countdown.configure.
 
 export const Countdown = (() => {
   let timer = null;

@@ -1,6 +1,6 @@
 // The lobby (a new table, joining a friend's table, watching) and the join
 // panel that a table's link or an invitation opens. Its words come from t()
-// and nt() like the rest of the page (app.js, i18n.js).
+// and nt() like the rest of the page (i18n.js).
 
 import { accountRated, accountRatedField, accountSeat } from "./account.js";
 import { domino, field, h, select } from "./dom.js";

@@ -316,7 +316,7 @@ export const Replay = (() => {
         field(t("Whose view"), view)));
   }
 
-  // The page of a replay (app.js's render() puts it in place).
+  // The page of a replay (page.js's render() puts it in place).
   function draw() {
     if (!R.data) {
       const page = R.code

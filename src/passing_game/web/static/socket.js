@@ -50,6 +50,17 @@ export function connect() {
   });
 }
 
+// A new socket at once: the server learns the page's language and who is signed
+// in when a socket opens (a language switched, somebody signed in or out).
+export function reopen() {
+  const old = S.ws;
+  S.ws = null;
+  S.wsOpen = false;
+  S.live = false;
+  if (old) old.close();
+  connect();
+}
+
 // "Try again now" on the offline banner: no waiting for the next attempt.
 export function reconnectNow() {
   if (S.wsOpen) return;

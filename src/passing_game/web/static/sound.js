@@ -4,7 +4,7 @@
 // (Sound.enabled / Sound.setEnabled) is remembered in localStorage. Browsers
 // start audio only after the person has clicked or pressed a key, so the
 // context is made (or resumed) on the first such gesture: Sound.unlock().
-// This file has no words of its own: the switch's label is app.js's.
+// This file has no words of its own: the switch's label is table.js's.
 
 export const Sound = (() => {
   const KEY = "passing-game:sound";

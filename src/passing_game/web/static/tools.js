@@ -5,7 +5,7 @@ import { accountButton } from "./account.js";
 import { h, icon } from "./dom.js";
 import { I18N, t } from "./i18n.js";
 import { render } from "./page.js";
-import { connect } from "./socket.js";
+import { reopen } from "./socket.js";
 import { S } from "./state.js";
 
 // The language switch (lobby and table): remembered, and the socket reconnects
@@ -23,12 +23,7 @@ async function switchLanguage(code) {
   const [, cfg] = await Promise.all([I18N.load(code), fetchConfig(code)]);
   S.config = cfg;
   S.rulesNodes = null;
-  const old = S.ws;
-  S.ws = null;
-  S.wsOpen = false;
-  S.live = false;
-  if (old) old.close();
-  connect();
+  reopen();
   render();
   document.getElementById("lang-switch")?.focus();
 }
