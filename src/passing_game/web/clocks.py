@@ -1,10 +1,9 @@
-"""A table's clock and its other timers: what is due when, and what then happens (P26).
+"""A table's clock and its other timers (docs/DECISIONS.md P26, told in ``tables``).
 
-No table waits forever for anyone: a table may have a clock, whose deadline
-is stored so that a restart resumes it; when it runs out a bot makes that
-one move for the person. A person offline too long is played by a stand-in.
-The round summary holds the bots for the people reading it, but only until
-its countdown ends. Only the leader arms a wake-up.
+Which timer the table's position calls for, storing it (so that a restart
+resumes it), the one wake-up that the leader arms, and what is done when
+it comes: a move for a person out of time, a stand-in for a person offline
+too long, the end of the round summary's wait.
 """
 
 from __future__ import annotations
