@@ -12,8 +12,9 @@ import os
 from collections.abc import Callable, Sequence
 
 from passing_game import PASS, Draw, Match, Move, Play, Rules
-from passing_game.terminal.game import make_bots, needs_end, opponent_names
+from passing_game.terminal.game import make_bots, opponent_names
 from passing_game.views import View
+from passing_game.words import needs_end
 
 TIMEOUT = 30
 ENV = {

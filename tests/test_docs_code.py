@@ -203,7 +203,7 @@ def test_code_pointer_resolves(heading: str, text: str) -> None:
     "text",
     [
         "Code: `Round._apply`.",
-        "Code: `web.tables.Table.wanted_timer`, `Table.no_such_method`.",
+        "Code: `web.clocks.Clocks.wanted`, `Clocks.no_such_method`.",
         "Code: `_kernel.c` (`no_such_function`).",
         "Code: `match.Match.resign`; checked by `tests/test_no_such_file.py`.",
         "Code: `bots.no_such_module`.",

@@ -172,7 +172,8 @@ class Round:
     _ends: tuple[int, int] | None
     _to_move: int
     _passes: int
-    _history: Sequence[tuple[int, Move, Tile | None]]
+    # (seat, move, tile drawn, how a play's tile was laid), as ``Turn`` holds them
+    _history: Sequence[tuple[int, Move, Tile | None, Placed | None]]
     _players: int
     _result: RoundResult | None
     _deal: Deal
@@ -342,7 +343,7 @@ class Round:
 
     @property
     def history(self) -> tuple[Turn, ...]:
-        """Every move so far, with the tile each draw took."""
+        """Every move so far, with the tile each draw took and how each play was laid."""
         return tuple(map(Turn._make, self._history))
 
     @property
@@ -461,7 +462,7 @@ class Round:
             ends=self._ends,
             hand_sizes=tuple(h.bit_count() for h in hands),
             boneyard_size=len(self._boneyard),
-            history=tuple(Turn(s, m, d if s == seat else None) for s, m, d in self._history),
+            history=tuple(Turn(s, m, d if s == seat else None, p) for s, m, d, p in self._history),
             to_move=self.to_move,
             leader=self.leader,
             scores=None if scores is None else tuple(scores),
@@ -527,7 +528,7 @@ class PyRound(Round):
     _boneyard: deque[Tile]
     # plain tuples on the hot path; ``train`` and ``history`` wrap them
     _train: deque[tuple[int, int]]
-    _history: list[tuple[int, Move, Tile | None]]
+    _history: list[tuple[int, Move, Tile | None, Placed | None]]
     _free_passing: bool
     _draw_ends_turn: bool
 
@@ -584,7 +585,8 @@ class PyRound(Round):
                 if hand & bit:
                     ends = self._ends
                     if ends is None:
-                        self._train.append((tile.low, tile.high))
+                        placed = Placed(tile.low, tile.high)
+                        self._train.append(placed)
                         self._ends = (tile.low, tile.high)
                     elif move.end == "left":  # type: ignore[union-attr]
                         old = ends[0]
@@ -595,7 +597,8 @@ class PyRound(Round):
                         else:
                             new = -1
                         if new >= 0:
-                            self._train.appendleft((new, old))
+                            placed = Placed(new, old)
+                            self._train.appendleft(placed)
                             self._ends = (new, ends[1])
                     else:
                         old = ends[1]
@@ -606,13 +609,14 @@ class PyRound(Round):
                         else:
                             new = -1
                         if new >= 0:
-                            self._train.append((old, new))
+                            placed = Placed(old, new)
+                            self._train.append(placed)
                             self._ends = (ends[0], new)
                     if ends is None or new >= 0:
                         hand ^= bit
                         self._hands[seat] = hand
                         self._passes = 0
-                        self._history.append((seat, move, None))
+                        self._history.append((seat, move, None, placed))
                         if not hand:
                             self._finish("domino")
                             return
@@ -625,7 +629,7 @@ class PyRound(Round):
                     tile = self._boneyard.popleft()
                     self._hands[seat] |= 1 << tile.index
                     self._passes = 0
-                    self._history.append((seat, move, tile))
+                    self._history.append((seat, move, tile, None))
                     if self._draw_ends_turn:
                         self._to_move = (seat + 1) % self._players
                     if len(self._boneyard) <= LOCKED_TILES:
@@ -633,7 +637,7 @@ class PyRound(Round):
                     return
             elif kind is Pass and (self._free_passing or self.why_illegal(move) is None):
                 self._passes += 1
-                self._history.append((seat, move, None))
+                self._history.append((seat, move, None, None))
                 if self._passes >= self._players:
                     self._finish("all-pass")
                 else:
@@ -667,7 +671,18 @@ _IMPL: type[Round] = PyRound
 
 if _fastround is not None:
     _fastround._setup(
-        TILES, PLAYS_LEFT, PLAYS_RIGHT, DRAW, PASS, Play, Draw, Pass, Deal, _refuse, RoundResult
+        TILES,
+        PLAYS_LEFT,
+        PLAYS_RIGHT,
+        DRAW,
+        PASS,
+        Play,
+        Draw,
+        Pass,
+        Deal,
+        _refuse,
+        RoundResult,
+        Placed,
     )
 
     class FastRound(_fastround.RoundCore, Round):  # type: ignore[misc]

@@ -20,11 +20,17 @@ if TYPE_CHECKING:
 
 
 class Turn(NamedTuple):
-    """One action in a round's history; ``drawn`` is set only for the drawer."""
+    """One action in a round's history.
+
+    ``drawn`` is the tile a draw took, set only for the drawer (R9.2);
+    ``placed`` is how a play's tile was laid, so nobody has to replay the
+    history to know which half faces which way.
+    """
 
     seat: int
     move: Move
     drawn: Tile | None = None
+    placed: Placed | None = None
 
     def public(self) -> Turn:
         """This turn as the other seats see it: a draw shows no tile (R9.2)."""
