@@ -2,7 +2,7 @@
 
 Random rounds of every variant (2-4 players, partnerships, both draw rules,
 both passing rules, both scorings) are played through ``Round`` and through
-``bots.search.State`` side by side; at every step the seat to move, the open
+``state.State`` side by side; at every step the seat to move, the open
 ends, hand sizes, pips, boneyard size, passes in a row (D3) and the legal
 moves (R4) must be identical, and at the end so must the reason (R6), pips
 (R7.1), winner and points (R7.2, D4, D6).
@@ -16,19 +16,12 @@ from collections import Counter
 import pytest
 
 from passing_game import Round, Rules
-from passing_game.bots.search import (
-    DRAW_CODE,
-    PASS_CODE,
-    REASONS,
-    Searcher,
-    State,
-    code_to_move,
-    move_to_code,
-    playout,
-    policy_move,
-    utility,
-)
-from passing_game.moves import Play
+from passing_game.bots.alphabeta import Searcher
+from passing_game.bots.policy import playout, policy_move
+from passing_game.bots.utility import utility
+from passing_game.moves import DRAW_CODE, PASS_CODE, Play, code_to_move, move_to_code
+from passing_game.outcome import REASONS
+from passing_game.state import State
 from passing_game.tiles import TILES
 
 

@@ -32,10 +32,11 @@ import time
 from typing import ClassVar
 
 from passing_game import kernel
+from passing_game.bots.alphabeta import Searcher
 from passing_game.bots.explain import Advice, SearchBot
 from passing_game.bots.fast import seed_from, use_kernel, view_worlds
 from passing_game.bots.sampling import Sampler, check_trust
-from passing_game.bots.search import Searcher, code_to_move, move_to_code
+from passing_game.moves import code_to_move, move_to_code
 from passing_game.views import View
 
 
