@@ -22,6 +22,8 @@ CORE = [
     "records",
     "scoring",
     "legality",
+    "outcome",
+    "state",
     "errors",
     "i18n",
 ]
