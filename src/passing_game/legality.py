@@ -78,28 +78,39 @@ def legal_codes(hand: int, left: int, right: int, boneyard_size: int, forced: bo
 
 
 class LegalMoves(list[Move]):
-    """The legal moves on ``ends``, in order, where ``move in moves`` is a complete check.
+    """The legal moves in ``Round.legal_moves`` order, where ``in`` is a complete check.
 
-    Where a play has the same outcome on either end (an empty train, or both
-    ends showing one number) it is listed on the left only; ``in`` accepts
-    it on the right too (``either_end``).
+    This class is for ends that differ, where every legal play is listed;
+    ``EitherEnd`` is for the others.
     """
 
-    __slots__ = ("either_end",)
+    __slots__ = ()
 
-    def __init__(self, moves: Iterable[Move] = (), ends: tuple[int, int] | None = None) -> None:
-        super().__init__(moves)
-        self.either_end = ends is None or ends[0] == ends[1]
+
+class EitherEnd(LegalMoves):
+    """``LegalMoves`` where a play has the same outcome on either end.
+
+    On an empty train, or where both ends show one number, a play is listed
+    on the left only; ``in`` accepts it on the right too, as ``play`` does.
+    """
+
+    __slots__ = ()
 
     def __contains__(self, move: object) -> bool:
         if list.__contains__(self, move):
             return True
         return (
-            self.either_end
-            and isinstance(move, Play)
+            isinstance(move, Play)
             and move.end == "right"
             and list.__contains__(self, PLAYS_LEFT[move.tile.index])
         )
+
+
+def legal_list(moves: Iterable[Move], ends: tuple[int, int] | None) -> LegalMoves:
+    """``moves``, legal on ``ends``, as the ``LegalMoves`` that answers ``in`` for them."""
+    if ends is None or ends[0] == ends[1]:
+        return EitherEnd(moves)
+    return LegalMoves(moves)
 
 
 def legal_moves(
@@ -108,4 +119,4 @@ def legal_moves(
     """``legal_codes`` as moves, for ``Round.legal_moves`` and ``View.legal_moves``."""
     left, right = (-1, -1) if ends is None else ends
     codes = legal_codes(hand, left, right, boneyard_size, forced)
-    return LegalMoves(map(CODE_MOVES.__getitem__, codes), ends)
+    return legal_list(map(CODE_MOVES.__getitem__, codes), ends)

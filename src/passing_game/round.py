@@ -369,14 +369,7 @@ class Round:
         accepts it on the right and lays it there, and so does ``in`` on the
         list: ``move in round.legal_moves()`` is a complete legality check.
         """
-        if self._result is not None:
-            return legality.LegalMoves()
-        return legality.legal_moves(
-            self._hands[self._to_move],
-            self._ends,
-            len(self._boneyard),
-            self.rules.passing == "forced",
-        )
+        raise NotImplementedError
 
     def why_illegal(self, move: Move) -> str | None:
         """``None`` if ``move`` is legal now, else the reason in words."""
@@ -560,6 +553,14 @@ class PyRound(Round):
     def _players(self) -> int:
         return self._state.players
 
+    def legal_moves(self) -> list[Move]:
+        if self._result is not None:
+            return legality.LegalMoves()
+        state = self._state
+        return legality.legal_moves(
+            state.hands[state.to_move], state.ends, state.boneyard_size, state.forced
+        )
+
     def play(self, move: Move) -> None:
         """Make ``move`` for the seat to move.
 
@@ -624,8 +625,15 @@ if _fastround is not None:
         __slots__ = ()
 
         def legal_moves(self) -> list[Move]:
-            """The C engine's list, as a ``LegalMoves`` so that ``in`` is complete."""
-            return legality.LegalMoves(_c_legal_moves(self), self._ends)
+            """The C engine's list; where a play fits either end alike, as ``EitherEnd``.
+
+            Where the ends differ the C list already answers ``in`` completely.
+            """
+            moves: list[Move] = _c_legal_moves(self)
+            ends = self._ends
+            if ends is None or ends[0] == ends[1]:
+                return legality.EitherEnd(moves)
+            return moves
 
         @classmethod
         def _start(
