@@ -153,11 +153,9 @@ class Round:
     _deal: Deal
 
     if TYPE_CHECKING:
-
+        # each hand as a bit mask of tile indices
         @property
-        def _hands(self) -> Sequence[int]:  # each hand as a bit mask of tile indices
-            ...
-
+        def _hands(self) -> Sequence[int]: ...
         @property
         def _boneyard(self) -> Sequence[Tile]: ...
         @property
@@ -527,31 +525,16 @@ class PyRound(Round):
         return other
 
     # The state names the shared ``Round`` code reads, from the ``State``.
-
-    @property
-    def _hands(self) -> list[int]:
-        return self._state.hands
+    _hands = property(attrgetter("_state.hands"))
+    _ends = property(attrgetter("_state.ends"))
+    _to_move = property(attrgetter("_state.to_move"))
+    _passes = property(attrgetter("_state.passes"))
+    _players = property(attrgetter("_state.players"))
 
     @property
     def _boneyard(self) -> list[Tile]:
         state = self._state
         return [TILES[i] for i in state.bone[state.bpos :]]
-
-    @property
-    def _ends(self) -> tuple[int, int] | None:
-        return self._state.ends
-
-    @property
-    def _to_move(self) -> int:
-        return self._state.to_move
-
-    @property
-    def _passes(self) -> int:
-        return self._state.passes
-
-    @property
-    def _players(self) -> int:
-        return self._state.players
 
     def legal_moves(self) -> list[Move]:
         if self._result is not None:

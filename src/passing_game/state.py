@@ -46,6 +46,15 @@ if TYPE_CHECKING:
     from passing_game.views import View
 
 
+def blocked(hands: Sequence[int], left: int, right: int) -> bool:
+    """R6.2: whether no hand fits either open end (once no draw is left)."""
+    open_mask = SUIT_MASKS[left] | SUIT_MASKS[right]
+    for hand in hands:  # noqa: SIM110 - a plain loop, on the playouts' path, is faster than all()
+        if hand & open_mask:
+            return False
+    return True
+
+
 class Position(Protocol):
     """What ``State.from_round`` reads: a ``Round`` (which this module cannot import)."""
 
@@ -264,11 +273,8 @@ class State:
             self.to_move = (s + 1) % self.players
 
     def _check_block(self) -> None:
-        open_mask = SUIT_MASKS[self.left] | SUIT_MASKS[self.right]
-        for h in self.hands:
-            if h & open_mask:
-                return
-        self.reason = BLOCK
+        if blocked(self.hands, self.left, self.right):
+            self.reason = BLOCK
 
     def undo(self) -> None:
         """Take back the last ``apply``."""

@@ -16,7 +16,7 @@ from passing_game.bots.utility import utility
 from passing_game.moves import DRAW_CODE, PASS_CODE
 from passing_game.outcome import ALL_PASS, BLOCK, DOMINO, GOING
 from passing_game.rules import LOCKED_TILES
-from passing_game.state import State
+from passing_game.state import State, blocked
 from passing_game.tiles import BIT, DOUBLE, HIGH, LOW, OTHER, PIPS, SUIT_MASKS, bits
 
 #: Whether the playout policy passes to end the round (D3) when every other
@@ -168,13 +168,8 @@ def playout(state: State, rng: random.Random | None = None, eps: float = 0.0) ->
                 reason = DOMINO
                 break
             s = (s + 1) % players
-            if nb - bpos <= LOCKED_TILES:
-                open_mask = SUIT_MASKS[left] | SUIT_MASKS[right]
-                for hh in hands:
-                    if hh & open_mask:
-                        break
-                else:
-                    reason = BLOCK
+            if nb - bpos <= LOCKED_TILES and blocked(hands, left, right):
+                reason = BLOCK
             continue
         # cannot play: pass when lowest, else draw when allowed
         lowest = _side_lowest(pips, s, players, partnerships)
@@ -188,13 +183,8 @@ def playout(state: State, rng: random.Random | None = None, eps: float = 0.0) ->
             passes = 0
             if not draw_continue:
                 s = (s + 1) % players
-            if nb - bpos <= LOCKED_TILES and left >= 0:
-                open_mask = SUIT_MASKS[left] | SUIT_MASKS[right]
-                for hh in hands:
-                    if hh & open_mask:
-                        break
-                else:
-                    reason = BLOCK
+            if nb - bpos <= LOCKED_TILES and left >= 0 and blocked(hands, left, right):
+                reason = BLOCK
             continue
         passes += 1
         if passes >= players:
