@@ -2,8 +2,8 @@
 
 Two sides search exact minimax; with more sides it is "paranoid" (the
 searching side against the rest). Leaves at the depth limit are valued by a
-deterministic playout of ``policy``. The compiled kernel searches by Monte
-Carlo instead (``bots.fast``); ``pimc`` uses this searcher at depth two or more.
+deterministic playout of ``policy``. ``pimc`` searches each guessed deal
+with it, unless the compiled kernel runs its depth-one search (``bots.fast``).
 """
 
 from __future__ import annotations

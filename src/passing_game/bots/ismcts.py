@@ -9,7 +9,7 @@ searching seat sees them. Every iteration
 2. walks down the tree, choosing its own moves by UCB1 among the children
    legal in that guess, counting each legal child's *availability* (the "N"
    of its UCB term), and adds one new child,
-3. finishes the round with the quick default policy of ``search.playout``,
+3. finishes the round with the quick default policy of ``policy.playout``,
 4. adds what the round was worth to each side to the nodes on the path,
    each node scoring for the side that chose the move leading to it.
 

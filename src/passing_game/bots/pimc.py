@@ -5,7 +5,7 @@ As bridge's GIB and Skat's Kermit do: guess the hidden tiles many times
 the others' passes, draws and plays were), search each guess as if every
 tile were visible, and average what each move is worth over the guesses.
 
-The search per guess is the kernel's (``search.Searcher``). With the
+The search per guess is the kernel's (``alphabeta.Searcher``). With the
 default ``depth=1`` each legal move is followed by the default playout for
 every seat, so a guess costs one playout per move and hundreds of guesses
 fit in a few hundredths of a second. ``depth=2`` or more adds alpha-beta
