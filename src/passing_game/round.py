@@ -45,15 +45,15 @@ from passing_game.moves import (
     Play,
     move_to_code,
 )
-from passing_game.outcome import GOING, REASONS, Deal, Reason, RoundResult
+from passing_game.outcome import GOING, REASONS
+from passing_game.outcome import Deal as Deal  # these three lived here before outcome.py
+from passing_game.outcome import Reason as Reason
+from passing_game.outcome import RoundResult as RoundResult
 from passing_game.rules import Rules
 from passing_game.scoring import score
 from passing_game.state import State
 from passing_game.tiles import TILES, Placed, Tile, mask_of, mask_pips, tiles_of
 from passing_game.views import Turn, View
-
-#: Where these lived before ``outcome.py``; still importable from here.
-__all__ = ["Deal", "Reason", "Round", "RoundResult"]
 
 _BY_INDEX = attrgetter("index")
 
