@@ -26,6 +26,8 @@ CORE = [
     "state",
     "errors",
     "i18n",
+    "words",
+    "steps",
 ]
 PACKAGE = Path(passing_game.__file__).parent
 HEAVY = ("click", "rich", "passing_game.bots", "passing_game.cli", "passing_game.terminal")

@@ -23,7 +23,7 @@ from babel.messages.frontend import CommandLineInterface
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from passing_game import Match, Rules, dump_record
+from passing_game import Match, Rules, dump_record, l10n
 from passing_game.cli.rules import read_rules
 from passing_game.i18n import (
     LANGUAGES,
@@ -37,8 +37,9 @@ from passing_game.i18n import (
     set_language,
     using_language,
 )
-from passing_game.terminal import l10n, render
-from passing_game.terminal.render import UNICODE, Seats
+from passing_game.terminal import render
+from passing_game.terminal.render import UNICODE
+from passing_game.words import Seats, count_pips, count_points, count_tiles
 from test_terminal import ENV, TIMEOUT, first_seed, script_for
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -188,12 +189,12 @@ CROATIAN_TILES = {
 @pytest.mark.parametrize(("n", "expected"), CROATIAN_TILES.items())
 def test_croatian_has_three_plural_forms(n: int, expected: str) -> None:
     with using_language("hr"):
-        assert render.count_tiles(n) == expected
+        assert count_tiles(n) == expected
 
 
 def test_croatian_plural_forms_of_points_and_pips() -> None:
     with using_language("hr"):
-        assert [render.count_points(n) for n in (0, 1, 2, 5, 21, 22, 25)] == [
+        assert [count_points(n) for n in (0, 1, 2, 5, 21, 22, 25)] == [
             "0 bodova",
             "1 bod",
             "2 boda",
@@ -202,7 +203,7 @@ def test_croatian_plural_forms_of_points_and_pips() -> None:
             "22 boda",
             "25 bodova",
         ]
-        assert [render.count_pips(n) for n in (1, 3, 7)] == [
+        assert [count_pips(n) for n in (1, 3, 7)] == [
             "1 točkica",
             "3 točkice",
             "7 točkica",
@@ -218,7 +219,7 @@ def test_croatian_plural_forms_of_points_and_pips() -> None:
 )
 def test_english_and_galician_have_two_plural_forms(lang: str, words: list[str]) -> None:
     with using_language(lang):
-        assert [render.count_tiles(n) for n in (0, 1, 2)] == words
+        assert [count_tiles(n) for n in (0, 1, 2)] == words
 
 
 def test_numbers_are_written_per_language() -> None:

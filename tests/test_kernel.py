@@ -1,9 +1,11 @@
-"""The compiled kernel against the rules engine, step by step (R2-R7, D1-D3, D6).
+"""The compiled kernel against the Python reference, step by step (R2-R7, D1-D4, D6).
 
-The kernel (src/passing_game/_kernel.c) is a second implementation of the
-rules, so every random round it plays is replayed through ``Round`` and
-compared before every move: seat to move, open ends, hand sizes, boneyard
-size and the legal moves, then the way the round ended and every count.
+The kernel (src/passing_game/_kernel.c) plays the rules in C of _rules.h,
+which the C ``FastRound`` shares, so every random round it plays is replayed
+through the pure-Python ``PyRound`` and compared before every move: seat to
+move, open ends, hand sizes, boneyard size and the legal moves, then the way
+the round ended and every count. The searches are checked against the
+Python search model.
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ import os
 
 import pytest
 
-from passing_game import DRAW, PASS, Draw, Move, Play, Round, Rules, kernel
+from passing_game import Play, Round, Rules, kernel
+from passing_game.moves import code_to_move, move_to_code
+from passing_game.round import PyRound
 
 # CI builds the kernel, so there a missing kernel is a failure, not a skip.
 if os.environ.get("CI") and not kernel.AVAILABLE:
@@ -29,34 +33,21 @@ VARIANTS = [
 ]
 
 
-def code_of(move: Move) -> int:
-    if isinstance(move, Play):
-        return move.tile.index * 2 + (1 if move.end == "right" else 0)
-    return kernel.DRAW_CODE if isinstance(move, Draw) else kernel.PASS_CODE
-
-
-def move_of(code: int, rnd: Round) -> Move:
-    if code == kernel.DRAW_CODE:
-        return DRAW
-    if code == kernel.PASS_CODE:
-        return PASS
-    return next(m for m in rnd.legal_moves() if code_of(m) == code)
-
-
 @pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: f"{r.players}p-{r.draw}-{r.passing}")
-def test_kernel_matches_engine_at_every_step(rules: Rules) -> None:
+def test_kernel_matches_python_reference_at_every_step(rules: Rules) -> None:
+    """R4 (legal moves in order), R6 and D3 (how rounds end), R7.1: the C rules are PyRound's."""
     steps_seen = 0
     reasons = set()
     for seed in range(150):
-        rnd = Round.new(rules, seed=seed)
+        rnd = PyRound.new(rules, seed=seed)
         steps, reason, pips = kernel.trace(rnd, seed)
         for codes, chosen, to_move, left, right, sizes, boneyard in steps:
             assert to_move == rnd.to_move
             assert (left, right) == (rnd.ends or (-1, -1))
             assert sizes == tuple(len(h) for h in rnd.hands)
             assert boneyard == len(rnd.boneyard)
-            assert list(codes) == [code_of(m) for m in rnd.legal_moves()]
-            rnd.play(move_of(chosen, rnd))
+            assert list(codes) == [move_to_code(m) for m in rnd.legal_moves()]
+            rnd.play(code_to_move(chosen))
             steps_seen += 1
         assert rnd.result is not None
         assert (reason, pips) == (rnd.result.reason, rnd.result.pips)
@@ -81,6 +72,25 @@ def test_kernel_playout_ends_legally_from_mid_round() -> None:
         assert len(pips) == rules.players and actions >= 1
         assert actions <= rules.max_round_moves
         assert sum(pips) <= 168
+
+
+def test_one_flag_layout_in_c_and_python() -> None:
+    """D1, D2, D4, D6: kernel.flags sets the bits _rules.h declares, one per variant."""
+    ext = kernel._need()
+    names = ("F_DRAW_CONTINUE", "F_FORCED", "F_PARTNERSHIPS", "F_PAIRWISE", "F_PASS_TO_END")
+    assert [getattr(ext, n) for n in names] == [getattr(kernel, n) for n in names]
+    assert (ext.DRAW_CODE, ext.PASS_CODE) == (kernel.DRAW_CODE, kernel.PASS_CODE)
+    rules = Rules(
+        players=4, draw="continue", passing="forced", partnerships=True, scoring="pairwise"
+    )
+    assert kernel.flags(Rules()) == 0
+    assert kernel.flags(rules, pass_to_end=True) == sum(getattr(kernel, n) for n in names)
+    assert kernel.flags(Rules(draw="continue")) == kernel.F_DRAW_CONTINUE
+    assert kernel.flags(Rules(passing="forced")) == kernel.F_FORCED
+    assert kernel.flags(Rules(players=4, partnerships=True)) == kernel.F_PARTNERSHIPS
+    assert kernel.flags(Rules(players=3, scoring="pairwise")) == kernel.F_PAIRWISE
+    with pytest.raises(ValueError):  # a bit _rules.h does not know
+        ext.random_rounds(2, 7, 32, 1, 1)
 
 
 def test_kernel_random_rounds_counts_actions() -> None:
@@ -149,7 +159,6 @@ def test_flat_search_matches_python_depth_one_search() -> None:
     """R7.2, D4, D6: each move's value in the true world equals bots.alphabeta.Searcher's."""
     from passing_game.bots.alphabeta import Searcher
     from passing_game.bots.fast import round_worlds
-    from passing_game.moves import move_to_code
     from passing_game.state import State
 
     for rnd in _positions(240, seed=2):
@@ -209,7 +218,6 @@ def test_sampled_worlds_keep_the_hard_facts() -> None:
 
 def test_ismcts_search_is_deterministic_legal_and_counts_every_iteration() -> None:
     from passing_game.bots.fast import round_worlds
-    from passing_game.moves import move_to_code
 
     for rnd in _positions(30, seed=4):
         legal = {move_to_code(m) for m in rnd.legal_moves()}

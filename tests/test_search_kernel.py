@@ -1,11 +1,12 @@
-"""The search bots' integer model of a round agrees with the rules engine.
+"""The search bots' integer model of a round agrees with the rules in C.
 
 Random rounds of every variant (2-4 players, partnerships, both draw rules,
-both passing rules, both scorings) are played through ``Round`` and through
-``state.State`` side by side; at every step the seat to move, the open
-ends, hand sizes, pips, boneyard size, passes in a row (D3) and the legal
-moves (R4) must be identical, and at the end so must the reason (R6), pips
-(R7.1), winner and points (R7.2, D4, D6).
+both passing rules, both scorings) are played through the C ``FastRound``
+(the rules of _rules.h, which the search kernel shares; ``PyRound`` where it
+is not built) and through the Python ``state.State`` side by side; at
+every step the seat to move, the open ends, hand sizes, pips, boneyard size,
+passes in a row (D3) and the legal moves (R4) must be identical, and at the
+end so must the reason (R6), pips (R7.1), winner and points (R7.2, D4, D6).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections import Counter
 import pytest
 
 from passing_game import Round, Rules
+from passing_game import round as round_module
 from passing_game.bots.alphabeta import Searcher
 from passing_game.bots.policy import playout, policy_move
 from passing_game.bots.utility import utility
@@ -48,6 +50,8 @@ def _variants() -> list[Rules]:
 
 
 VARIANTS = _variants()
+#: The C rules when built, even with PASSING_GAME_PURE_PYTHON set.
+ENGINE: type[Round] = getattr(round_module, "FastRound", round_module.PyRound)
 
 
 def _same(rnd: Round, state: State, where: str) -> None:
@@ -102,7 +106,7 @@ def test_kernel_matches_round_step_by_step(rules: Rules) -> None:
     reasons: Counter[str] = Counter()
     for game in range(60):
         rng = random.Random(f"{rules}|{game}")
-        rnd = Round.new(rules, rng=rng)
+        rnd = ENGINE.new(rules, rng=rng)
         state = State.from_round(rnd)
         start = _snapshot(state)
         steps = 0
@@ -150,7 +154,7 @@ def test_every_ending_is_reached() -> None:
 def test_playout_matches_policy_through_round(rules: Rules) -> None:
     """The fast playout loop equals its policy played move by move through ``Round``."""
     for game in range(25):
-        rnd = Round.new(rules, seed=f"playout|{rules}|{game}")
+        rnd = ENGINE.new(rules, seed=f"playout|{rules}|{game}")
         # start from a position a few random moves in
         pick = random.Random(game)
         for _ in range(pick.randrange(6)):

@@ -23,19 +23,11 @@ import pytest
 from passing_game import PASS, Draw, Match, Move, Play, Rules, load_record
 from passing_game.round import RoundResult
 from passing_game.scoring import score
-from passing_game.terminal.game import make_bots, needs_end, opponent_names
-from passing_game.terminal.render import (
-    ASCII,
-    UNICODE,
-    Seats,
-    glyphs_for,
-    hand_lines,
-    scoring_lines,
-    tile_text,
-    train_lines,
-)
+from passing_game.terminal.game import make_bots, opponent_names
+from passing_game.terminal.render import ASCII, UNICODE, glyphs_for, hand_lines, train_lines
 from passing_game.tiles import Placed, Tile
 from passing_game.views import View
+from passing_game.words import Seats, needs_end, scoring_lines, tile_text
 
 TIMEOUT = 30
 ENV = {
@@ -440,17 +432,17 @@ def test_scoring_is_explained_per_variant() -> None:
     """The worked examples of RULES.md, as the round summary words them (R7, D4, D6)."""
     three = Rules(players=3)
     seats = Seats(three, ("greedy", "human", "greedy"), human=1)
-    text = " ".join(scoring_lines(_result(three, (4, 10, 15)), seats, ASCII))
+    text = " ".join(scoring_lines(_result(three, (4, 10, 15)), seats, minus=ASCII.minus))
     assert "greedy (seat 1) has the lowest count (4)" in text
     assert "10 + 15 - 4 = 21" in text
     pairwise = Rules(players=3, scoring="pairwise")
     seats = Seats(pairwise, ("human", "greedy", "greedy"), human=0)
-    text = " ".join(scoring_lines(_result(pairwise, (4, 10, 15)), seats, ASCII))
+    text = " ".join(scoring_lines(_result(pairwise, (4, 10, 15)), seats, minus=ASCII.minus))
     assert "You have the lowest count (4)" in text
     assert "(10 - 4) + (15 - 4) = 17. You score 17." in text
     teams = Rules(players=4, partnerships=True)
     seats = Seats(teams, ("human", "a", "b", "c"), human=0)
-    text = " ".join(scoring_lines(_result(teams, (3, 9, 8, 2)), seats, ASCII))
+    text = " ".join(scoring_lines(_result(teams, (3, 9, 8, 2)), seats, minus=ASCII.minus))
     assert "nobody scores" in text
-    text = " ".join(scoring_lines(_result(teams, (3, 9, 8, 4)), seats, ASCII))
+    text = " ".join(scoring_lines(_result(teams, (3, 9, 8, 4)), seats, minus=ASCII.minus))
     assert "13 - 11 = 2" in text and "Your team (seats 1+3) scores 2" in text

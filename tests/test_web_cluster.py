@@ -284,7 +284,7 @@ def test_two_leaders_never_store_one_move_twice(pg_url: str) -> None:
                 table._accept = counting(accept)  # type: ignore[method-assign]
             for table in tables:
                 assert table is not None
-                table.kick()
+                table.autoplay.kick()
             deadline = time.monotonic() + 60
             while not all(t is not None and t.match.is_over for t in tables):
                 assert time.monotonic() < deadline, "the raced game did not end"

@@ -94,7 +94,6 @@ def inject(page: Page, **changes: Any) -> None:
             else f[k] = v;
           }
           f.state = S.last;
-          f.fromTest = true;
           receive(f);
         }""",
         changes,
@@ -258,12 +257,11 @@ def test_a_played_tile_flies_into_the_train_and_reduced_motion_moves_nothing(
         create_table(page, server.url("/"), ["easy", "easy"])
         page.evaluate(
             """() => {
+              // Listeners run in order: this one after the page's has drawn the frame.
               window.counted = [];
-              const after = window.afterRender;
-              window.afterRender = (...args) => {
-                after(...args);
+              S.ws.addEventListener('message', () => {
                 window.counted.push(document.getAnimations().length);
-              };
+              });
             }"""
         )
         for _ in range(3):
@@ -461,16 +459,17 @@ def waiting_table(page: Page, url: str) -> str:
     and the test sees what the page sends (``sent``)."""
     code = create_table(page, url, ["person"])
     spy_on_sends(page)
+    # The page reads a socket only while it is S.ws: the real one still sends.
     page.evaluate(
-        """() => { const real = window.receive;
-                   window.receive = (msg) => { if (msg.fromTest) real(msg); }; }"""
+        """() => { const real = S.ws;
+                   S.ws = { send: (text) => real.send(text), close: () => real.close() }; }"""
     )
     return code
 
 
 def tell(page: Page, message: dict[str, Any]) -> None:
     """A message from the server, as the test words it."""
-    page.evaluate("(msg) => receive({...msg, fromTest: true})", message)
+    page.evaluate("(msg) => receive(msg)", message)
 
 
 def test_a_running_clock_counts_down_on_the_seat(browser: Browser, server: Server) -> None:
@@ -699,10 +698,15 @@ def test_every_text_the_page_scripts_use_is_in_the_catalog() -> None:
     for name, script in scripts.items():
         for banned in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval("):
             assert banned not in script, (name, banned)
-    # Every script is loaded by the page, before app.js.
+    # The page runs app.js, a module, and fetches every other script at once; each
+    # one is imported, and each import names a script that is there.
     html = (STATIC / "index.html").read_text()
-    loaded = re.findall(r'<script src="/static/([\w.]+)"', html)
-    assert set(loaded) == set(scripts) and loaded[-1] == "app.js"
+    assert re.findall(r"<script [^>]*>", html) == ['<script type="module" src="/static/app.js">']
+    preloaded = re.findall(r'<link rel="modulepreload" href="/static/([\w.]+)">', html)
+    assert sorted([*preloaded, "app.js"]) == sorted(scripts)
+    import_line = re.compile(r'^import .* from "\./([\w.]+)";$', re.M)
+    imported = {name for script in scripts.values() for name in import_line.findall(script)}
+    assert imported == set(scripts) - {"app.js"}
 
 
 # -- 8. with the server's own clocks, stand-ins and invitations ------------------------------

@@ -468,10 +468,12 @@ def test_daily_ranking_shares_ranks_and_counts_matchpoints(store: SqliteStore) -
     assert board["you"] == {"code": "DAYTAA", "finished": True, "rank": 2}
 
 
-def test_the_page_loads_quickplay_before_app(client: TestClient) -> None:
+def test_the_page_loads_quickplay_as_a_module(client: TestClient) -> None:
     page = client.get("/").text
-    assert page.index("/static/quickplay.js") < page.index("/static/app.js")
-    assert client.get("/static/quickplay.js").status_code == 200
+    assert '<link rel="modulepreload" href="/static/quickplay.js">' in page
+    script = client.get("/static/quickplay.js")
+    assert script.status_code == 200
+    assert script.headers["content-type"].startswith("text/javascript")
 
 
 def test_every_text_quickplay_js_uses_is_in_the_catalog(client: TestClient) -> None:

@@ -4,15 +4,16 @@
  * pure-Python Round base, so everything not on the hot path (views, records,
  * error messages) stays the one Python implementation; RoundCore overrides
  * the hot path: dealing from a seed digest, legal_moves, play, copy and the
- * small state getters. Moves are kept as codes: 0..27 play tile i on the left,
- * 28..55 on the right, 56 draw, 57 pass; legal_moves hands out the interned
+ * small state getters. The rules are _rules.h (shared with the search kernel);
+ * this file is the Python object glue. Moves are kept as the core's codes
+ * (tile * 2 + end, 56 draw, 57 pass); legal_moves hands out the interned
  * Play/DRAW/PASS objects of passing_game.moves. The pure-Python PyRound is the
  * reference: tests/test_fastround.py plays both side by side.
  *
- * The result of a finished round is scored here too (R7), built on first
- * access. Anything illegal is handed back to Python (round._refuse), which raises
- * IllegalMove with the same message the pure-Python engine gives; the state
- * is untouched because nothing is written before the move is known legal.
+ * The result of a finished round (R7) is built on first access. Anything
+ * illegal is handed back to Python (round._refuse), which raises IllegalMove
+ * with the same message the pure-Python engine gives; the state is untouched
+ * because nothing is written before the move is known legal (rules_is_legal).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -20,15 +21,11 @@
 #include <stdint.h>
 #include <string.h>
 
-#define NTILES 28
-#define LOCKED 2
-#define DRAW_CODE 56
-#define PASS_CODE 57
-#define NCODES 58
+#include "_rules.h"
+
 /* Rules.max_round_moves is at most 4 * (26 + 22 + 1) = 196 (4 players, hand_size 1). */
 #define MAXH 200
 #define TRAIN_MID 28
-#define NO_PLACE 0xff
 
 /* Set once by _setup() from round.py. */
 static PyObject *g_tiles[NTILES];
@@ -40,10 +37,8 @@ static PyTypeObject *g_result_type; /* round.RoundResult */
 static PyTypeObject *g_placed_type; /* tiles.Placed */
 static PyObject *g_reasons[4]; /* None, "domino", "block", "all-pass" */
 static PyObject *g_small[8];   /* 0..7 */
-static PyObject *s_tile, *s_end, *s_left, *s_index, *s_players, *s_hand_size, *s_passing,
-    *s_draw, *s_free, *s_ends_turn, *s_partnerships, *s_scoring, *s_pairwise;
-static uint32_t g_suit[7];
-static uint8_t g_low[NTILES], g_high[NTILES], g_pips[NTILES];
+static PyObject *s_tile, *s_end, *s_left, *s_players, *s_hand_size, *s_passing, *s_draw, *s_forced,
+    *s_continue, *s_partnerships, *s_scoring, *s_pairwise;
 static int g_ready = 0;
 
 /* Pointer -> move code, for the interned move objects (open addressing). */
@@ -70,28 +65,21 @@ static inline int ptab_get(PyObject *p) {
     }
 }
 
-enum { F_FREE_PASSING = 1, F_DRAW_ENDS_TURN = 2, F_TEAMS = 4, F_PAIRWISE = 8 };
-
 typedef struct {
     PyObject_HEAD
     PyObject *rules;
     PyObject *deal;   /* cached Deal, or NULL until asked for */
     PyObject *result; /* cached RoundResult, or NULL */
-    uint32_t hands[4];
+    RState st;        /* the deal's pile is st.bone[:st.nbone] */
     uint32_t deal_hands[4];
-    int8_t left, right; /* open ends, -1 on an empty train */
-    uint8_t players, to_move, passes, leader, flags, reason;
-    uint8_t bone_pos, bone_len; /* boneyard = bone[bone_pos:bone_len]; the deal's is bone[:bone_len] */
-    uint8_t tstart, tend;       /* train = tl/tr[tstart:tend] */
+    uint8_t leader, tstart, tend; /* train = tl/tr[tstart:tend] */
     uint16_t hlen;
-    uint8_t bone[NTILES];
     uint8_t tl[2 * TRAIN_MID], tr[2 * TRAIN_MID];
-    uint8_t hcode[MAXH]; /* move code, or 64 + tile for a draw of that tile */
-    uint8_t hseat[MAXH];
-    uint8_t hplace[MAXH]; /* a play's tile as laid: left * 8 + right; NO_PLACE otherwise */
+    uint8_t hmove[MAXH];  /* move code | seat << 6: one byte a turn keeps a copy small */
+    uint8_t hplace[MAXH]; /* what rules_apply returned: how a play was laid, a draw's tile */
 } Core;
 
-#define STATE_OFFSET offsetof(Core, hands)
+#define STATE_OFFSET offsetof(Core, st)
 
 /* One-entry cache of the last Rules value's fields. */
 static PyObject *c_rules = NULL;
@@ -113,32 +101,25 @@ static int rules_fields(PyObject *rules) {
         PyErr_SetString(PyExc_ValueError, "rules out of range");
         return -1;
     }
-    if (!(v = PyObject_GetAttr(rules, s_passing))) return -1;
-    eq = PyObject_RichCompareBool(v, s_free, Py_EQ);
-    Py_DECREF(v);
-    if (eq < 0) return -1;
-    if (eq) flags |= F_FREE_PASSING;
-    if (!(v = PyObject_GetAttr(rules, s_draw))) return -1;
-    eq = PyObject_RichCompareBool(v, s_ends_turn, Py_EQ);
-    Py_DECREF(v);
-    if (eq < 0) return -1;
-    if (eq) flags |= F_DRAW_ENDS_TURN;
-    if (!(v = PyObject_GetAttr(rules, s_partnerships))) return -1;
-    eq = PyObject_IsTrue(v);
-    Py_DECREF(v);
-    if (eq < 0) return -1;
-    if (eq) {
-        if (players != 4) {
-            PyErr_SetString(PyExc_ValueError, "partnerships need 4 players");
-            return -1;
-        }
-        flags |= F_TEAMS;
+    /* the bits of kernel.flags: each Rules field against the value that sets its bit */
+    const struct {
+        PyObject *field, *value;
+        int flag;
+    } bits[] = {{s_draw, s_continue, F_DRAW_CONTINUE},
+                {s_passing, s_forced, F_FORCED},
+                {s_partnerships, Py_True, F_PARTNERSHIPS},
+                {s_scoring, s_pairwise, F_PAIRWISE}};
+    for (int i = 0; i < 4; i++) {
+        if (!(v = PyObject_GetAttr(rules, bits[i].field))) return -1;
+        eq = PyObject_RichCompareBool(v, bits[i].value, Py_EQ);
+        Py_DECREF(v);
+        if (eq < 0) return -1;
+        if (eq) flags |= bits[i].flag;
     }
-    if (!(v = PyObject_GetAttr(rules, s_scoring))) return -1;
-    eq = PyObject_RichCompareBool(v, s_pairwise, Py_EQ);
-    Py_DECREF(v);
-    if (eq < 0) return -1;
-    if (eq) flags |= F_PAIRWISE;
+    if ((flags & F_PARTNERSHIPS) && players != 4) {
+        PyErr_SetString(PyExc_ValueError, "partnerships need 4 players");
+        return -1;
+    }
     Py_INCREF(rules);
     Py_XSETREF(c_rules, rules);
     c_players = (int)players;
@@ -154,16 +135,15 @@ static Core *core_alloc(PyTypeObject *type) {
 
 static void core_init(Core *self, PyObject *rules, const uint32_t *hands, const uint8_t *pile, int npile,
                       int leader) {
-    Py_INCREF(rules);
-    self->rules = rules;
-    self->players = (uint8_t)c_players;
-    self->flags = (uint8_t)c_flags;
-    for (int i = 0; i < c_players; i++) self->hands[i] = self->deal_hands[i] = hands[i];
-    memcpy(self->bone, pile, (size_t)npile);
-    self->bone_pos = 0;
-    self->bone_len = (uint8_t)npile;
-    self->left = self->right = -1;
-    self->to_move = self->leader = (uint8_t)leader;
+    RState *s = &self->st;
+    self->rules = Py_NewRef(rules);
+    s->players = c_players;
+    s->flags = c_flags;
+    for (int i = 0; i < c_players; i++) s->hand[i] = self->deal_hands[i] = hands[i];
+    memcpy(s->bone, pile, (size_t)npile);
+    s->nbone = npile;
+    s->left = s->right = -1;
+    s->to_move = self->leader = (uint8_t)leader;
     self->tstart = self->tend = TRAIN_MID;
 }
 
@@ -317,65 +297,19 @@ static PyObject *core_copy(Core *self, PyObject *Py_UNUSED(ignored)) {
     other->deal = Py_XNewRef(self->deal);
     other->result = Py_XNewRef(self->result);
     /* the fixed part, then only the used part of the history */
-    memcpy((char *)other + STATE_OFFSET, (char *)self + STATE_OFFSET, offsetof(Core, hcode) - STATE_OFFSET);
-    memcpy(other->hcode, self->hcode, self->hlen);
-    memcpy(other->hseat, self->hseat, self->hlen);
+    memcpy((char *)other + STATE_OFFSET, (char *)self + STATE_OFFSET, offsetof(Core, hmove) - STATE_OFFSET);
+    memcpy(other->hmove, self->hmove, self->hlen);
     memcpy(other->hplace, self->hplace, self->hlen);
     return (PyObject *)other;
 }
 
 static PyObject *core_legal_moves(Core *self, PyObject *Py_UNUSED(ignored)) {
-    PyObject *codes[NCODES];
-    int n = 0;
-    if (self->reason) return PyList_New(0);
-    uint32_t hand = self->hands[self->to_move];
-    if (self->left < 0) {
-        uint32_t h = hand;
-        while (h) {
-            int i = __builtin_ctz(h);
-            codes[n++] = g_moves[i];
-            h &= h - 1;
-        }
-    } else {
-        uint32_t lf = hand & g_suit[self->left];
-        uint32_t rf = self->left == self->right ? 0 : hand & g_suit[self->right];
-        uint32_t h = lf | rf;
-        while (h) {
-            int i = __builtin_ctz(h);
-            uint32_t bit = 1u << i;
-            if (lf & bit) codes[n++] = g_moves[i];
-            if (rf & bit) codes[n++] = g_moves[NTILES + i];
-            h &= h - 1;
-        }
-    }
-    if (self->bone_len - self->bone_pos > LOCKED) codes[n++] = g_moves[DRAW_CODE];
-    if (n == 0 || (self->flags & F_FREE_PASSING)) codes[n++] = g_moves[PASS_CODE];
+    int codes[MAX_MOVES], n = 0;
+    if (self->st.reason == GOING) n = rules_legal(&self->st, codes);
     PyObject *list = PyList_New(n);
     if (!list) return NULL;
-    for (int i = 0; i < n; i++) PyList_SET_ITEM(list, i, Py_NewRef(codes[i]));
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(list, i, Py_NewRef(g_moves[codes[i]]));
     return list;
-}
-
-static void finish(Core *self, int reason) { self->reason = (uint8_t)reason; }
-
-static void check_block(Core *self) {
-    if (self->left < 0 || self->bone_len - self->bone_pos > LOCKED) return;
-    uint32_t open = g_suit[self->left] | g_suit[self->right];
-    for (int s = 0; s < self->players; s++)
-        if (self->hands[s] & open) return;
-    finish(self, 2);
-}
-
-static inline int push_history(Core *self, int code, int seat, int place) {
-    if (self->hlen >= MAXH) {
-        PyErr_SetString(PyExc_RuntimeError, "round history overflow");
-        return -1;
-    }
-    self->hcode[self->hlen] = (uint8_t)code;
-    self->hseat[self->hlen] = (uint8_t)seat;
-    self->hplace[self->hlen] = (uint8_t)place;
-    self->hlen++;
-    return 0;
 }
 
 static PyObject *refuse(Core *self, PyObject *move) {
@@ -419,79 +353,26 @@ static int code_of(PyObject *move) {
         PyErr_Clear();
         return -1;
     }
-    return left ? t : NTILES + t;
+    return left ? t * 2 : t * 2 + 1;
 }
 
+/* The move, if legal, is recorded, laid on the train and made; else refused. */
 static PyObject *core_play(Core *self, PyObject *move) {
-    if (self->reason) return refuse(self, move);
-    int code = code_of(move);
-    int seat = self->to_move;
-    if (code < 0) return refuse(self, move);
-    if (code < 2 * NTILES) {
-        int t = code % NTILES;
-        uint32_t bit = 1u << t, hand = self->hands[seat];
-        if (!(hand & bit)) return refuse(self, move);
-        int lo = g_low[t], hi = g_high[t];
-        if (self->left < 0) {
-            if (push_history(self, code, seat, lo * 8 + hi) < 0) return NULL;
-            self->tl[self->tend] = (uint8_t)lo;
-            self->tr[self->tend] = (uint8_t)hi;
-            self->tend++;
-            self->left = (int8_t)lo;
-            self->right = (int8_t)hi;
-        } else if (code < NTILES) {
-            int old = self->left, nw;
-            if (lo == old) nw = hi;
-            else if (hi == old) nw = lo;
-            else return refuse(self, move);
-            if (push_history(self, code, seat, nw * 8 + old) < 0) return NULL;
-            self->tstart--;
-            self->tl[self->tstart] = (uint8_t)nw;
-            self->tr[self->tstart] = (uint8_t)old;
-            self->left = (int8_t)nw;
-        } else {
-            int old = self->right, nw;
-            if (lo == old) nw = hi;
-            else if (hi == old) nw = lo;
-            else return refuse(self, move);
-            if (push_history(self, code, seat, old * 8 + nw) < 0) return NULL;
-            self->tl[self->tend] = (uint8_t)old;
-            self->tr[self->tend] = (uint8_t)nw;
-            self->tend++;
-            self->right = (int8_t)nw;
-        }
-        hand ^= bit;
-        self->hands[seat] = hand;
-        self->passes = 0;
-        if (!hand) {
-            finish(self, 1);
-            Py_RETURN_NONE;
-        }
-        self->to_move = (uint8_t)((seat + 1) % self->players);
-        if (self->bone_len - self->bone_pos <= LOCKED) check_block(self);
-        Py_RETURN_NONE;
+    RState *s = &self->st;
+    int code = code_of(move), seat = s->to_move, empty = s->left < 0;
+    if (!rules_is_legal(s, code)) return refuse(self, move);
+    if (self->hlen >= MAXH) {
+        PyErr_SetString(PyExc_RuntimeError, "round history overflow");
+        return NULL;
     }
-    if (code == DRAW_CODE) {
-        if (self->bone_len - self->bone_pos <= LOCKED) return refuse(self, move);
-        int t = self->bone[self->bone_pos];
-        if (push_history(self, 64 + t, seat, NO_PLACE) < 0) return NULL;
-        self->bone_pos++;
-        self->hands[seat] |= 1u << t;
-        self->passes = 0;
-        if (self->flags & F_DRAW_ENDS_TURN) self->to_move = (uint8_t)((seat + 1) % self->players);
-        if (self->bone_len - self->bone_pos <= LOCKED) check_block(self);
-        Py_RETURN_NONE;
+    int place = rules_apply(s, code);
+    self->hmove[self->hlen] = (uint8_t)(code | seat << 6);
+    self->hplace[self->hlen++] = (uint8_t)place;
+    if (code < DRAW_CODE) {
+        int at = empty || (code & 1) ? self->tend++ : --self->tstart;
+        self->tl[at] = (uint8_t)(place >> 3);
+        self->tr[at] = (uint8_t)(place & 7);
     }
-    /* pass */
-    if (!(self->flags & F_FREE_PASSING)) {
-        uint32_t hand = self->hands[seat];
-        int can_play = self->left < 0 ? hand != 0 : (hand & (g_suit[self->left] | g_suit[self->right])) != 0;
-        if (can_play || self->bone_len - self->bone_pos > LOCKED) return refuse(self, move);
-    }
-    if (push_history(self, PASS_CODE, seat, NO_PLACE) < 0) return NULL;
-    self->passes++;
-    if (self->passes >= self->players) finish(self, 3);
-    else self->to_move = (uint8_t)((seat + 1) % self->players);
     Py_RETURN_NONE;
 }
 
@@ -499,36 +380,27 @@ static PyObject *core_play(Core *self, PyObject *move) {
 
 static PyObject *small(int v) { return Py_NewRef(g_small[v]); }
 
-static PyObject *get_is_over(Core *self, void *c) { return PyBool_FromLong(self->reason != 0); }
-static PyObject *get_to_move(Core *self, void *c) {
-    if (self->reason) Py_RETURN_NONE;
-    return small(self->to_move);
+static PyObject *get_is_over(Core *self, void *Py_UNUSED(c)) { return PyBool_FromLong(self->st.reason != 0); }
+static PyObject *get_to_move(Core *self, void *Py_UNUSED(c)) {
+    if (self->st.reason) Py_RETURN_NONE;
+    return small(self->st.to_move);
 }
-static PyObject *get_raw_to_move(Core *self, void *c) { return small(self->to_move); }
-static PyObject *get_passes(Core *self, void *c) { return PyLong_FromLong(self->passes); }
-static PyObject *get_leader(Core *self, void *c) { return small(self->leader); }
-static PyObject *get_players(Core *self, void *c) { return small(self->players); }
-static PyObject *get_rules(Core *self, void *c) { return Py_NewRef(self->rules); }
-static PyObject *get_reason(Core *self, void *c) { return Py_NewRef(g_reasons[self->reason]); }
+static PyObject *get_raw_to_move(Core *self, void *Py_UNUSED(c)) { return small(self->st.to_move); }
+static PyObject *get_passes(Core *self, void *Py_UNUSED(c)) { return PyLong_FromLong(self->st.passes); }
+static PyObject *get_leader(Core *self, void *Py_UNUSED(c)) { return small(self->leader); }
+static PyObject *get_players(Core *self, void *Py_UNUSED(c)) { return small(self->st.players); }
+static PyObject *get_rules(Core *self, void *Py_UNUSED(c)) { return Py_NewRef(self->rules); }
+static PyObject *get_reason(Core *self, void *Py_UNUSED(c)) { return Py_NewRef(g_reasons[self->st.reason]); }
 
-static PyObject *get_ends(Core *self, void *c) {
-    if (self->left < 0) Py_RETURN_NONE;
-    return PyTuple_Pack(2, g_small[self->left], g_small[self->right]);
+static PyObject *get_ends(Core *self, void *Py_UNUSED(c)) {
+    if (self->st.left < 0) Py_RETURN_NONE;
+    return PyTuple_Pack(2, g_small[self->st.left], g_small[self->st.right]);
 }
 
 static PyObject *tiles_tuple(const uint8_t *idx, int n);
 static PyObject *hands_tuple(const uint32_t *hands, int players);
 
-static long hand_pips(uint32_t m) {
-    long p = 0;
-    while (m) {
-        p += g_pips[__builtin_ctz(m)];
-        m &= m - 1;
-    }
-    return p;
-}
-
-static PyObject *int_tuple(const long *v, int n) {
+static PyObject *int_tuple(const int *v, int n) {
     PyObject *t = PyTuple_New(n);
     if (!t) return NULL;
     for (int i = 0; i < n; i++) {
@@ -542,45 +414,20 @@ static PyObject *int_tuple(const long *v, int n) {
     return t;
 }
 
-/* The RoundResult of a finished round: scoring.score (R7, D4, D6, D11) in C,
- * compared with the Python scoring by tests/test_fastround.py. */
+/* The RoundResult of a finished round (R7, D4, D6, D11), compared with the
+ * Python scoring by tests/test_fastround.py. */
 static PyObject *build_result(Core *self) {
-    long pips[4] = {0, 0, 0, 0}, side[4] = {0, 0, 0, 0};
-    int players = self->players, sides;
-    for (int s = 0; s < players; s++) pips[s] = hand_pips(self->hands[s]);
-    if (self->flags & F_TEAMS) {
-        side[0] = pips[0] + pips[2];
-        side[1] = pips[1] + pips[3];
-        sides = 2;
-    } else {
-        for (int s = 0; s < players; s++) side[s] = pips[s];
-        sides = players;
-    }
-    long low = side[0];
-    for (int i = 1; i < sides; i++)
-        if (side[i] < low) low = side[i];
-    int count = 0, winner = -1;
-    for (int i = 0; i < sides; i++)
-        if (side[i] == low) {
-            if (winner < 0) winner = i;
-            count++;
-        }
-    long points = 0;
-    if (count > 1) {
-        winner = -1;
-    } else {
-        for (int i = 0; i < sides; i++)
-            if (i != winner) points += side[i] - ((self->flags & F_PAIRWISE) ? low : 0);
-        if (!(self->flags & F_PAIRWISE)) points -= low;
-    }
+    Score sc;
+    rules_score(&self->st, &sc);
+    int players = self->st.players;
     PyObject *items[7];
-    items[0] = Py_NewRef(g_reasons[self->reason]);
-    items[1] = int_tuple(pips, players);
-    items[2] = winner < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(winner);
-    items[3] = PyLong_FromLong(points);
-    items[4] = int_tuple(side, sides);
-    items[5] = hands_tuple(self->hands, players);
-    items[6] = tiles_tuple(self->bone + self->bone_len - LOCKED, LOCKED);
+    items[0] = Py_NewRef(g_reasons[self->st.reason]);
+    items[1] = int_tuple(sc.pips, players);
+    items[2] = sc.winner < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(sc.winner);
+    items[3] = PyLong_FromLong(sc.points);
+    items[4] = int_tuple(sc.count, sc.sides);
+    items[5] = hands_tuple(self->st.hand, players);
+    items[6] = tiles_tuple(self->st.bone + self->st.nbone - LOCKED, LOCKED);
     PyObject *result = NULL;
     for (int i = 0; i < 7; i++)
         if (!items[i]) goto done;
@@ -595,8 +442,8 @@ done:
     return result;
 }
 
-static PyObject *get_result(Core *self, void *c) {
-    if (!self->reason) Py_RETURN_NONE;
+static PyObject *get_result(Core *self, void *Py_UNUSED(c)) {
+    if (!self->st.reason) Py_RETURN_NONE;
     if (!self->result) {
         self->result = build_result(self);
         if (!self->result) return NULL;
@@ -604,11 +451,11 @@ static PyObject *get_result(Core *self, void *c) {
     return Py_NewRef(self->result);
 }
 
-static PyObject *get_raw_hands(Core *self, void *c) {
-    PyObject *list = PyList_New(self->players);
+static PyObject *get_raw_hands(Core *self, void *Py_UNUSED(c)) {
+    PyObject *list = PyList_New(self->st.players);
     if (!list) return NULL;
-    for (int s = 0; s < self->players; s++) {
-        PyObject *v = PyLong_FromUnsignedLong(self->hands[s]);
+    for (int s = 0; s < self->st.players; s++) {
+        PyObject *v = PyLong_FromUnsignedLong(self->st.hand[s]);
         if (!v) {
             Py_DECREF(list);
             return NULL;
@@ -644,7 +491,7 @@ static PyObject *hands_tuple(const uint32_t *hands, int players) {
     return out;
 }
 
-static PyObject *get_hands(Core *self, void *c) { return hands_tuple(self->hands, self->players); }
+static PyObject *get_hands(Core *self, void *Py_UNUSED(c)) { return hands_tuple(self->st.hand, self->st.players); }
 
 static PyObject *tiles_tuple(const uint8_t *idx, int n) {
     PyObject *t = PyTuple_New(n);
@@ -653,11 +500,11 @@ static PyObject *tiles_tuple(const uint8_t *idx, int n) {
     return t;
 }
 
-static PyObject *get_boneyard(Core *self, void *c) {
-    return tiles_tuple(self->bone + self->bone_pos, self->bone_len - self->bone_pos);
+static PyObject *get_boneyard(Core *self, void *Py_UNUSED(c)) {
+    return tiles_tuple(self->st.bone + self->st.bpos, self->st.nbone - self->st.bpos);
 }
 
-static PyObject *get_raw_train(Core *self, void *c) {
+static PyObject *get_raw_train(Core *self, void *Py_UNUSED(c)) {
     int n = self->tend - self->tstart;
     PyObject *t = PyTuple_New(n);
     if (!t) return NULL;
@@ -672,17 +519,17 @@ static PyObject *get_raw_train(Core *self, void *c) {
     return t;
 }
 
-static PyObject *get_raw_history(Core *self, void *c) {
+static PyObject *get_raw_history(Core *self, void *Py_UNUSED(c)) {
     PyObject *list = PyList_New(self->hlen);
     if (!list) return NULL;
     for (int i = 0; i < self->hlen; i++) {
-        int code = self->hcode[i];
+        int code = self->hmove[i] & 63, place = self->hplace[i];
+        PyObject *seat = g_small[self->hmove[i] >> 6];
         PyObject *e;
-        int place = self->hplace[i];
-        if (code >= 64)
-            e = PyTuple_Pack(4, g_small[self->hseat[i]], g_moves[DRAW_CODE], g_tiles[code - 64], Py_None);
-        else if (place == NO_PLACE)
-            e = PyTuple_Pack(4, g_small[self->hseat[i]], g_moves[code], Py_None, Py_None);
+        if (code == DRAW_CODE)
+            e = PyTuple_Pack(4, seat, g_moves[code], g_tiles[place], Py_None);
+        else if (code == PASS_CODE)
+            e = PyTuple_Pack(4, seat, g_moves[code], Py_None, Py_None);
         else {
             PyObject *placed = g_placed_type->tp_alloc(g_placed_type, 2); /* as tuple.__new__(Placed, ...) */
             if (!placed) {
@@ -691,7 +538,7 @@ static PyObject *get_raw_history(Core *self, void *c) {
             }
             PyTuple_SET_ITEM(placed, 0, Py_NewRef(g_small[place >> 3]));
             PyTuple_SET_ITEM(placed, 1, Py_NewRef(g_small[place & 7]));
-            e = PyTuple_Pack(4, g_small[self->hseat[i]], g_moves[code], Py_None, placed);
+            e = PyTuple_Pack(4, seat, g_moves[code], Py_None, placed);
             Py_DECREF(placed);
         }
         if (!e) {
@@ -703,21 +550,18 @@ static PyObject *get_raw_history(Core *self, void *c) {
     return list;
 }
 
-static PyObject *get_moves(Core *self, void *c) {
+static PyObject *get_moves(Core *self, void *Py_UNUSED(c)) {
     PyObject *t = PyTuple_New(self->hlen);
     if (!t) return NULL;
-    for (int i = 0; i < self->hlen; i++) {
-        int code = self->hcode[i];
-        PyTuple_SET_ITEM(t, i, Py_NewRef(g_moves[code >= 64 ? DRAW_CODE : code]));
-    }
+    for (int i = 0; i < self->hlen; i++) PyTuple_SET_ITEM(t, i, Py_NewRef(g_moves[self->hmove[i] & 63]));
     return t;
 }
 
-static PyObject *get_deal(Core *self, void *c) {
+static PyObject *get_deal(Core *self, void *Py_UNUSED(c)) {
     if (!self->deal) {
-        PyObject *hands = hands_tuple(self->deal_hands, self->players);
+        PyObject *hands = hands_tuple(self->deal_hands, self->st.players);
         if (!hands) return NULL;
-        PyObject *bone = tiles_tuple(self->bone, self->bone_len);
+        PyObject *bone = tiles_tuple(self->st.bone, self->st.nbone);
         if (!bone) {
             Py_DECREF(hands);
             return NULL;
@@ -731,9 +575,9 @@ static PyObject *get_deal(Core *self, void *c) {
 }
 
 static PyObject *core_pips(Core *self, PyObject *Py_UNUSED(ignored)) {
-    long pips[4] = {0, 0, 0, 0};
-    for (int s = 0; s < self->players; s++) pips[s] = hand_pips(self->hands[s]);
-    return int_tuple(pips, self->players);
+    int pips[4];
+    for (int s = 0; s < self->st.players; s++) pips[s] = mask_pips(self->st.hand[s]);
+    return int_tuple(pips, self->st.players);
 }
 
 static PyGetSetDef core_getset[] = {
@@ -786,7 +630,7 @@ static PyTypeObject CoreType = {
 
 /* _setup(tiles, plays_left, plays_right, draw, pass_, play_type, draw_type,
  *        pass_type, deal_type, refuse, result_type, placed_type) */
-static PyObject *mod_setup(PyObject *mod, PyObject *args) {
+static PyObject *mod_setup(PyObject *Py_UNUSED(mod), PyObject *args) {
     PyObject *tiles, *pl, *pr, *draw, *pass_, *play_t, *draw_t, *pass_t, *deal_t, *refuse_f, *result_f, *placed_f;
     if (!PyArg_ParseTuple(args, "O!O!O!OOO!O!O!OOOO", &PyTuple_Type, &tiles, &PyTuple_Type, &pl, &PyTuple_Type,
                           &pr, &draw, &pass_, &PyType_Type, &play_t, &PyType_Type, &draw_t, &PyType_Type,
@@ -796,27 +640,21 @@ static PyObject *mod_setup(PyObject *mod, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "need 28 tiles and 28 plays per end");
         return NULL;
     }
-    memset(g_suit, 0, sizeof g_suit);
     for (int i = 0; i < NTILES; i++) {
         PyObject *t = PyTuple_GET_ITEM(tiles, i);
         PyObject *lo = PyObject_GetAttrString(t, "low"), *hi = PyObject_GetAttrString(t, "high");
-        if (!lo || !hi) {
-            Py_XDECREF(lo);
-            Py_XDECREF(hi);
+        long low = lo ? PyLong_AsLong(lo) : -1, high = hi ? PyLong_AsLong(hi) : -1;
+        Py_XDECREF(lo);
+        Py_XDECREF(hi);
+        if (PyErr_Occurred()) return NULL;
+        if (low != LOW[i] || high != HIGH[i]) { /* _rules.h numbers the tiles as tiles.TILES */
+            PyErr_SetString(PyExc_ValueError, "the tiles are not in the order of _rules.h");
             return NULL;
         }
-        g_low[i] = (uint8_t)PyLong_AsLong(lo);
-        g_high[i] = (uint8_t)PyLong_AsLong(hi);
-        Py_DECREF(lo);
-        Py_DECREF(hi);
-        g_pips[i] = (uint8_t)(g_low[i] + g_high[i]);
-        g_suit[g_low[i]] |= 1u << i;
-        g_suit[g_high[i]] |= 1u << i;
         Py_XSETREF(g_tiles[i], Py_NewRef(t));
-        Py_XSETREF(g_moves[i], Py_NewRef(PyTuple_GET_ITEM(pl, i)));
-        Py_XSETREF(g_moves[NTILES + i], Py_NewRef(PyTuple_GET_ITEM(pr, i)));
+        Py_XSETREF(g_moves[2 * i], Py_NewRef(PyTuple_GET_ITEM(pl, i)));
+        Py_XSETREF(g_moves[2 * i + 1], Py_NewRef(PyTuple_GET_ITEM(pr, i)));
     }
-    if (PyErr_Occurred()) return NULL;
     Py_XSETREF(g_moves[DRAW_CODE], Py_NewRef(draw));
     Py_XSETREF(g_moves[PASS_CODE], Py_NewRef(pass_));
     memset(g_ptab_key, 0, sizeof g_ptab_key);
@@ -849,9 +687,11 @@ static PyMethodDef mod_methods[] = {
 static struct PyModuleDef moddef = {
     PyModuleDef_HEAD_INIT, "passing_game._fastround",
     "The state of a Round in C (see round.FastRound); optional, pure Python is the fallback.", -1, mod_methods,
+    NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__fastround(void) {
+    rules_init_tables();
     if (PyType_Ready(&CoreType) < 0) return NULL;
     PyObject *m = PyModule_Create(&moddef);
     if (!m) return NULL;
@@ -869,13 +709,12 @@ PyMODINIT_FUNC PyInit__fastround(void) {
     s_tile = PyUnicode_InternFromString("tile");
     s_end = PyUnicode_InternFromString("end");
     s_left = PyUnicode_InternFromString("left");
-    s_index = PyUnicode_InternFromString("index");
     s_players = PyUnicode_InternFromString("players");
     s_hand_size = PyUnicode_InternFromString("hand_size");
     s_passing = PyUnicode_InternFromString("passing");
     s_draw = PyUnicode_InternFromString("draw");
-    s_free = PyUnicode_InternFromString("free");
-    s_ends_turn = PyUnicode_InternFromString("ends-turn");
+    s_forced = PyUnicode_InternFromString("forced");
+    s_continue = PyUnicode_InternFromString("continue");
     s_partnerships = PyUnicode_InternFromString("partnerships");
     s_scoring = PyUnicode_InternFromString("scoring");
     s_pairwise = PyUnicode_InternFromString("pairwise");

@@ -1,17 +1,12 @@
 /*
- * The search kernel: the rules of The Passing Game as a tight C loop.
- *
- * It is a second implementation of the rules (R2-R7, D1-D4, D6), used where
- * speed decides strength: the search bots' whole searches (flat Monte Carlo
+ * The search kernel: the search bots' whole searches in C (flat Monte Carlo
  * for pimc, the ISMCTS tree for ismcts and the omniscient yardstick, over
- * guessed worlds handed over by passing_game.bots.fast; P23), and the engine
- * benchmark. tests/test_kernel.py plays many random rounds through both this
- * kernel and passing_game.Round and finds them identical at every step, and
- * checks the policy playouts and the per-move values of the search against
- * passing_game.bots.search. Tiles are indices 0..27 in the order of
- * passing_game.TILES; a hand is a 28-bit mask. Move codes: tile * 2 + end (0 left, 1 right),
- * 56 draw, 57 pass; a play that has one outcome on either end is listed
- * once, on the left, as passing_game.legality does.
+ * guessed worlds handed over by passing_game.bots.fast; P23), their playout
+ * policy, and the engine benchmark's random rounds. The rules themselves are
+ * _rules.h, shared with _fastround.c; tests/test_kernel.py replays the
+ * kernel's random rounds through passing_game.Round step by step and checks
+ * the policy playouts and the per-move values of the search against the
+ * Python search model.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -21,30 +16,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#define NTILES 28
-#define LOCKED 2
-#define DRAW_CODE 56
-#define PASS_CODE 57
-#define MAX_MOVES 60
-
-#define F_DRAW_CONTINUE 1
-#define F_FORCED 2
-#define F_PARTNERSHIPS 4
-#define F_PAIRWISE 8     /* D4 pairwise scoring (only the search's utilities read it) */
-#define F_PASS_TO_END 16 /* the policy passes to end a round it leads (D3) */
-
-enum { GOING = 0, DOMINO = 1, BLOCK = 2, ALL_PASS = 3 };
-
-static uint8_t LOW[NTILES], HIGH[NTILES], PIPS[NTILES];
-static uint32_t SUIT[7];
-
-typedef struct {
-    uint32_t hand[4];
-    uint8_t bone[NTILES];
-    int nbone, bpos;
-    int left, right; /* -1 on an empty train */
-    int players, to_move, passes, flags, reason;
-} State;
+#include "_rules.h"
 
 typedef struct { uint64_t s; } Rng;
 
@@ -60,98 +32,15 @@ static inline int rng_below(Rng *r, int n) {
     return (int)(((rng_next(r) >> 32) * (uint64_t)n) >> 32);
 }
 
-static void init_tables(void) {
-    int i = 0;
-    for (int a = 0; a <= 6; a++)
-        for (int b = a; b <= 6; b++, i++) {
-            LOW[i] = (uint8_t)a;
-            HIGH[i] = (uint8_t)b;
-            PIPS[i] = (uint8_t)(a + b);
-            SUIT[a] |= 1u << i;
-            SUIT[b] |= 1u << i;
-        }
+/* A probability as a threshold on 32 random bits. */
+static uint32_t eps_threshold(double eps) {
+    return eps <= 0 ? 0 : eps >= 1 ? 0xFFFFFFFFu : (uint32_t)(eps * 4294967296.0);
 }
 
 static inline int popcount(uint32_t m) { return __builtin_popcount(m); }
 
-static inline int mask_pips(uint32_t m) {
-    int total = 0;
-    while (m) {
-        int t = __builtin_ctz(m);
-        total += PIPS[t];
-        m &= m - 1;
-    }
-    return total;
-}
-
-static inline int can_draw(const State *s) { return s->nbone - s->bpos > LOCKED; }
-
-/* Legal move codes in the order Round.legal_moves lists them. */
-static int legal(const State *s, int *out) {
-    int n = 0;
-    uint32_t h = s->hand[s->to_move];
-    if (s->left < 0) {
-        for (uint32_t m = h; m; m &= m - 1) out[n++] = __builtin_ctz(m) * 2;
-    } else if (s->left == s->right) {
-        for (uint32_t m = h & SUIT[s->left]; m; m &= m - 1) out[n++] = __builtin_ctz(m) * 2;
-    } else {
-        uint32_t ml = h & SUIT[s->left], mr = h & SUIT[s->right];
-        for (uint32_t m = ml | mr; m; m &= m - 1) {
-            int t = __builtin_ctz(m);
-            if (ml >> t & 1) out[n++] = t * 2;
-            if (mr >> t & 1) out[n++] = t * 2 + 1;
-        }
-    }
-    if (can_draw(s)) out[n++] = DRAW_CODE;
-    if (!(s->flags & F_FORCED) || n == 0) out[n++] = PASS_CODE;
-    return n;
-}
-
-static inline void check_block(State *s) {
-    if (s->left < 0 || can_draw(s)) return;
-    uint32_t open = SUIT[s->left] | SUIT[s->right];
-    for (int i = 0; i < s->players; i++)
-        if (s->hand[i] & open) return;
-    s->reason = BLOCK;
-}
-
-/* Make a move known to be legal (R4, R6, D1, D3). */
-static void apply(State *s, int code) {
-    int p = s->to_move;
-    if (code < DRAW_CODE) {
-        int t = code >> 1;
-        s->hand[p] &= ~(1u << t);
-        if (s->left < 0) {
-            s->left = LOW[t];
-            s->right = HIGH[t];
-        } else if ((code & 1) == 0) {
-            s->left = LOW[t] == s->left ? HIGH[t] : LOW[t];
-        } else {
-            s->right = LOW[t] == s->right ? HIGH[t] : LOW[t];
-        }
-        s->passes = 0;
-        if (s->hand[p] == 0) {
-            s->reason = DOMINO;
-            return;
-        }
-        s->to_move = (p + 1) % s->players;
-        check_block(s);
-    } else if (code == DRAW_CODE) {
-        s->hand[p] |= 1u << s->bone[s->bpos++];
-        s->passes = 0;
-        if (!(s->flags & F_DRAW_CONTINUE)) s->to_move = (p + 1) % s->players;
-        check_block(s);
-    } else {
-        if (++s->passes >= s->players) {
-            s->reason = ALL_PASS;
-            return;
-        }
-        s->to_move = (p + 1) % s->players;
-    }
-}
-
 /* Whether seat p's side holds strictly the lowest count now. */
-static int lowest(const State *s, int p) {
+static int lowest(const RState *s, int p) {
     int pips[4];
     for (int i = 0; i < s->players; i++) pips[i] = mask_pips(s->hand[i]);
     if (s->flags & F_PARTNERSHIPS)
@@ -167,24 +56,18 @@ static int lowest(const State *s, int p) {
  * Under forced passing it never passes while it can draw. With
  * F_PASS_TO_END (and free passing) it also passes while it could play when
  * every other seat has passed and its side is strictly lowest: that pass
- * ends the round (D3). This is bots.search.policy_move, move for move. */
-static int policy(State *s, Rng *r, uint32_t eps_threshold) {
+ * ends the round (D3). This is bots.policy.policy_move, move for move. */
+static int policy(RState *s, Rng *r, uint32_t threshold) {
     int p = s->to_move;
-    uint32_t h = s->hand[p], ml, mr;
-    if (s->left < 0) {
-        ml = h;
-        mr = 0;
-    } else {
-        ml = h & SUIT[s->left];
-        mr = s->right != s->left ? h & SUIT[s->right] : 0;
-    }
+    uint32_t ml, mr;
+    rules_fits(s, s->hand[p], &ml, &mr);
     uint32_t m = ml | mr;
     if (m && (s->flags & F_PASS_TO_END) && !(s->flags & F_FORCED) &&
         s->passes == s->players - 1 && lowest(s, p))
         return PASS_CODE;
     if (m) {
         int t = -1;
-        if (eps_threshold && (uint32_t)(rng_next(r) >> 32) < eps_threshold) {
+        if (threshold && (uint32_t)(rng_next(r) >> 32) < threshold) {
             int k = rng_below(r, popcount(m));
             uint32_t mm = m;
             while (k--) mm &= mm - 1;
@@ -202,64 +85,42 @@ static int policy(State *s, Rng *r, uint32_t eps_threshold) {
         }
         return (ml >> t & 1) ? t * 2 : t * 2 + 1;
     }
-    if (can_draw(s) && ((s->flags & F_FORCED) || !lowest(s, p))) return DRAW_CODE;
+    if (rules_can_draw(s) && ((s->flags & F_FORCED) || !lowest(s, p))) return DRAW_CODE;
     return PASS_CODE;
 }
 
 /* ---- search: worlds, utilities, flat Monte Carlo, ISMCTS ------------- */
 
-/* What a finished round is worth to each side (bots.search.utilities):
+/* What a finished round is worth to each side (bots.utility.utilities):
  * with two sides the pip margin, else the side's points less the mean of
  * the others' points (relative) or its own points. Returns the sides. */
-static int utilities(const State *s, int relative, double *out) {
-    int counts[4] = {0, 0, 0, 0}, sides;
-    if (s->flags & F_PARTNERSHIPS) {
-        sides = 2;
-        counts[0] = mask_pips(s->hand[0]) + mask_pips(s->hand[2]);
-        counts[1] = mask_pips(s->hand[1]) + mask_pips(s->hand[3]);
-    } else {
-        sides = s->players;
-        for (int i = 0; i < sides; i++) counts[i] = mask_pips(s->hand[i]);
-    }
-    if (sides == 2) {
-        double d = (double)(counts[1] - counts[0]);
+static int utilities(const RState *s, int relative, double *out) {
+    Score sc;
+    rules_score(s, &sc);
+    if (sc.sides == 2) {
+        double d = (double)(sc.count[1] - sc.count[0]);
         out[0] = d;
         out[1] = -d;
         return 2;
     }
-    int low = counts[0], nlow = 0, winner = -1, sum = 0;
-    for (int i = 0; i < sides; i++) {
-        sum += counts[i];
-        if (counts[i] < low) low = counts[i];
-    }
-    for (int i = 0; i < sides; i++)
-        if (counts[i] == low) {
-            nlow++;
-            winner = i;
-        }
-    int points = 0;
-    if (nlow > 1)
-        winner = -1;
-    else
-        points = (s->flags & F_PAIRWISE) ? sum - low * sides : sum - 2 * low;
-    for (int i = 0; i < sides; i++) {
-        double mine = winner == i ? points : 0;
+    for (int i = 0; i < sc.sides; i++) {
+        double mine = sc.winner == i ? sc.points : 0;
         if (relative) {
-            double others = winner >= 0 ? points - mine : 0;
-            out[i] = mine - others / (sides - 1);
+            double others = sc.winner >= 0 ? sc.points - mine : 0;
+            out[i] = mine - others / (sc.sides - 1);
         } else {
             out[i] = mine;
         }
     }
-    return sides;
+    return sc.sides;
 }
 
-static inline int side_of(const State *s, int seat) {
+static inline int side_of(const RState *s, int seat) {
     return (s->flags & F_PARTNERSHIPS) ? seat % 2 : seat;
 }
 
-static inline void run_policy(State *s, Rng *r, uint32_t threshold) {
-    while (s->reason == GOING) apply(s, policy(s, r, threshold));
+static inline void run_policy(RState *s, Rng *r, uint32_t threshold) {
+    while (s->reason == GOING) rules_apply(s, policy(s, r, threshold));
 }
 
 /* Guesses at the hidden tiles. The searching seat's own hand and the public
@@ -277,7 +138,7 @@ typedef struct {
     const uint8_t *bones;  /* npool * NTILES */
     const int *nbones;     /* npool */
     const double *cum;     /* npool, mode 1 */
-    State base;
+    RState base;
 } Worlds;
 
 static inline void shuffle_tiles(uint8_t *t, int n, Rng *r) {
@@ -289,7 +150,7 @@ static inline void shuffle_tiles(uint8_t *t, int n, Rng *r) {
     }
 }
 
-static void sample_world(const Worlds *w, Rng *r, State *out) {
+static void sample_world(const Worlds *w, Rng *r, RState *out) {
     int k = 0;
     if (w->mode == 1 && w->npool > 1) {
         double total = w->cum[w->npool - 1];
@@ -337,14 +198,14 @@ static void sample_world(const Worlds *w, Rng *r, State *out) {
  * for every move. Adds each move's value for ``side`` to ``totals``. */
 static void flat_search(const Worlds *w, const int *moves, int nmoves, int worlds, int playouts,
                         int side, int relative, uint32_t threshold, Rng *r, double *totals) {
-    State world, sim;
+    RState world, sim;
     double u[4];
     for (int i = 0; i < worlds; i++) {
         sample_world(w, r, &world);
         for (int j = 0; j < nmoves; j++) {
             for (int k = 0; k < playouts; k++) {
                 sim = world;
-                apply(&sim, moves[j]);
+                rules_apply(&sim, moves[j]);
                 run_policy(&sim, r, threshold);
                 utilities(&sim, relative, u);
                 totals[j] += u[side];
@@ -419,13 +280,11 @@ static double now_seconds(void) {
  * (the walk then ends in a playout). */
 static long ismcts(const Worlds *w, Tree *t, long iterations, double seconds, double exploration,
                    uint32_t threshold, int relative, double opponent_policy, Rng *r) {
-    State s;
+    RState s;
     int32_t path[MAX_PATH];
     int moves[MAX_MOVES];
     double u[4];
-    uint32_t opp_threshold = opponent_policy <= 0   ? 0
-                             : opponent_policy >= 1 ? 0xFFFFFFFFu
-                                                    : (uint32_t)(opponent_policy * 4294967296.0);
+    uint32_t opp_threshold = eps_threshold(opponent_policy);
     int opp_always = opponent_policy >= 1;
     double deadline = seconds > 0 ? now_seconds() + seconds : 0;
     int seat = w->seat;
@@ -443,13 +302,13 @@ static long ismcts(const Worlds *w, Tree *t, long iterations, double seconds, do
                 int code = policy(&s, r, threshold);
                 int32_t child = tree_find(t, node, code);
                 if (child < 0) child = tree_add(t, node, code, side_of(&s, mover));
-                apply(&s, code);
+                rules_apply(&s, code);
                 if (child < 0) break; /* the tree is full: finish with a playout */
                 node = child;
                 path[np++] = node;
                 continue;
             }
-            int n = legal(&s, moves);
+            int n = rules_legal(&s, moves);
             int untried[MAX_MOVES], nu = 0;
             int32_t best = -1;
             int best_code = -1;
@@ -478,7 +337,7 @@ static long ismcts(const Worlds *w, Tree *t, long iterations, double seconds, do
                 best = tree_add(t, node, best_code, side_of(&s, mover));
                 expanded = 1;
             }
-            apply(&s, best_code);
+            rules_apply(&s, best_code);
             if (best < 0) break;
             node = best;
             path[np++] = node;
@@ -506,9 +365,13 @@ static long ismcts(const Worlds *w, Tree *t, long iterations, double seconds, do
 
 /* ---- Python glue ------------------------------------------------------ */
 
-static int parse_flags(int players, int flags) {
+static int parse_flags(long players, long flags) {
     if (players < 2 || players > 4) {
-        PyErr_Format(PyExc_ValueError, "players must be 2, 3 or 4, got %d", players);
+        PyErr_Format(PyExc_ValueError, "players must be 2, 3 or 4, got %ld", players);
+        return -1;
+    }
+    if (flags & ~(long)F_ALL) {
+        PyErr_Format(PyExc_ValueError, "unknown flag bits in %ld", flags);
         return -1;
     }
     if ((flags & F_PARTNERSHIPS) && players != 4) {
@@ -518,15 +381,10 @@ static int parse_flags(int players, int flags) {
     return 0;
 }
 
-static void shuffle_deal(State *s, Rng *r, int hand_size) {
+static void shuffle_deal(RState *s, Rng *r, int hand_size) {
     uint8_t tiles[NTILES];
     for (int i = 0; i < NTILES; i++) tiles[i] = (uint8_t)i;
-    for (int i = NTILES - 1; i > 0; i--) {
-        int j = rng_below(r, i + 1);
-        uint8_t tmp = tiles[i];
-        tiles[i] = tiles[j];
-        tiles[j] = tmp;
-    }
+    shuffle_tiles(tiles, NTILES, r);
     int k = 0;
     for (int p = 0; p < 4; p++) s->hand[p] = 0;
     for (int p = 0; p < s->players; p++)
@@ -557,7 +415,7 @@ static PyObject *random_rounds(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     long long actions = 0;
     Rng r = {seed};
-    State s;
+    RState s;
     int moves[MAX_MOVES];
     Py_BEGIN_ALLOW_THREADS
     for (long long i = 0; i < rounds; i++) {
@@ -565,8 +423,8 @@ static PyObject *random_rounds(PyObject *Py_UNUSED(self), PyObject *args) {
         s.flags = flags;
         shuffle_deal(&s, &r, hand_size);
         while (s.reason == GOING) {
-            int n = legal(&s, moves);
-            apply(&s, moves[rng_below(&r, n)]);
+            int n = rules_legal(&s, moves);
+            rules_apply(&s, moves[rng_below(&r, n)]);
             actions++;
         }
     }
@@ -575,18 +433,24 @@ static PyObject *random_rounds(PyObject *Py_UNUSED(self), PyObject *args) {
 }
 
 /* Read a state from Python: (hands, bone, bpos, left, right, to_move, passes, players, flags). */
-static int read_state(PyObject *const *args, State *s) {
+static int read_state(PyObject *const *args, RState *s) {
     PyObject *hands = args[0], *bone = args[1];
     memset(s, 0, sizeof *s);
-    s->bpos = PyLong_AsLong(args[2]);
-    s->left = PyLong_AsLong(args[3]);
-    s->right = PyLong_AsLong(args[4]);
-    s->to_move = PyLong_AsLong(args[5]);
-    s->passes = PyLong_AsLong(args[6]);
-    s->players = PyLong_AsLong(args[7]);
-    s->flags = PyLong_AsLong(args[8]);
-    if (PyErr_Occurred()) return -1;
-    if (parse_flags(s->players, s->flags) < 0) return -1;
+    long v[7]; /* bpos, left, right, to_move, passes, players, flags */
+    for (int i = 0; i < 7; i++) v[i] = PyLong_AsLong(args[2 + i]);
+    if (PyErr_Occurred() || parse_flags(v[5], v[6]) < 0) return -1;
+    if (v[1] < -1 || v[1] > 6 || v[2] < -1 || v[2] > 6 || (v[1] < 0) != (v[2] < 0) || v[3] < 0 ||
+        v[3] >= v[5] || v[4] < 0 || v[4] >= v[5] || v[0] < 0 || v[0] > NTILES) {
+        PyErr_SetString(PyExc_ValueError, "state out of range");
+        return -1;
+    }
+    s->bpos = (int)v[0];
+    s->left = (int)v[1];
+    s->right = (int)v[2];
+    s->to_move = (int)v[3];
+    s->passes = (int)v[4];
+    s->players = (int)v[5];
+    s->flags = (int)v[6];
     if (!PySequence_Check(hands) || PySequence_Size(hands) != s->players) {
         PyErr_SetString(PyExc_ValueError, "hands must hold one mask per seat");
         return -1;
@@ -623,9 +487,7 @@ static int read_state(PyObject *const *args, State *s) {
         s->bone[i] = (uint8_t)t;
     }
     s->nbone = (int)nb;
-    if (s->bpos < 0 || s->bpos > s->nbone || s->left < -1 || s->left > 6 || s->right < -1 ||
-        s->right > 6 || (s->left < 0) != (s->right < 0) || s->to_move < 0 ||
-        s->to_move >= s->players || s->passes < 0 || s->passes >= s->players) {
+    if (s->bpos > s->nbone) {
         PyErr_SetString(PyExc_ValueError, "state out of range");
         return -1;
     }
@@ -633,7 +495,7 @@ static int read_state(PyObject *const *args, State *s) {
     return 0;
 }
 
-static PyObject *pips_tuple(const State *s) {
+static PyObject *pips_tuple(const RState *s) {
     PyObject *out = PyTuple_New(s->players);
     if (!out) return NULL;
     for (int p = 0; p < s->players; p++)
@@ -652,16 +514,16 @@ static PyObject *playout(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ss
         PyErr_SetString(PyExc_TypeError, "playout takes 11 arguments");
         return NULL;
     }
-    State s;
+    RState s;
     if (read_state(args, &s) < 0) return NULL;
     double eps = PyFloat_AsDouble(args[9]);
     unsigned long long seed = PyLong_AsUnsignedLongLongMask(args[10]);
     if (PyErr_Occurred()) return NULL;
-    uint32_t threshold = eps <= 0 ? 0 : eps >= 1 ? 0xFFFFFFFFu : (uint32_t)(eps * 4294967296.0);
+    uint32_t threshold = eps_threshold(eps);
     Rng r = {seed};
     long actions = 0;
     while (s.reason == GOING) {
-        apply(&s, policy(&s, &r, threshold));
+        rules_apply(&s, policy(&s, &r, threshold));
         actions++;
     }
     PyObject *pips = pips_tuple(&s);
@@ -681,7 +543,7 @@ static PyObject *trace(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssiz
         PyErr_SetString(PyExc_TypeError, "trace takes 10 arguments");
         return NULL;
     }
-    State s;
+    RState s;
     if (read_state(args, &s) < 0) return NULL;
     unsigned long long seed = PyLong_AsUnsignedLongLongMask(args[9]);
     if (PyErr_Occurred()) return NULL;
@@ -690,7 +552,7 @@ static PyObject *trace(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssiz
     if (!steps) return NULL;
     int moves[MAX_MOVES];
     while (s.reason == GOING) {
-        int n = legal(&s, moves);
+        int n = rules_legal(&s, moves);
         int chosen = moves[rng_below(&r, n)];
         PyObject *codes = PyTuple_New(n);
         PyObject *sizes = PyTuple_New(s.players);
@@ -705,7 +567,7 @@ static PyObject *trace(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssiz
             goto fail;
         }
         Py_DECREF(step);
-        apply(&s, chosen);
+        rules_apply(&s, chosen);
     }
     PyObject *pips = pips_tuple(&s);
     if (!pips) goto fail;
@@ -772,7 +634,7 @@ static int read_worlds(PyObject *const *args, Worlds *w) {
             goto fail;
         }
         PyObject *state_args[9] = {h, b, zero, args[4], args[5], args[6], args[7], args[8], args[9]};
-        State s;
+        RState s;
         int bad = read_state(state_args, &s);
         Py_DECREF(h);
         Py_DECREF(b);
@@ -829,10 +691,6 @@ fail:
     return -1;
 }
 
-static uint32_t eps_threshold(double eps) {
-    return eps <= 0 ? 0 : eps >= 1 ? 0xFFFFFFFFu : (uint32_t)(eps * 4294967296.0);
-}
-
 PyDoc_STRVAR(sample_worlds_doc,
 "sample_worlds(hands_pool, bones_pool, cum, mode, left, right, to_move, passes,\n"
 "players, flags, seat, count, seed) -> [(hands, bone), ...]\n\n"
@@ -859,7 +717,7 @@ static PyObject *sample_worlds(PyObject *Py_UNUSED(self), PyObject *const *args,
     if (!out) goto done;
     Rng r = {seed};
     for (long i = 0; i < count; i++) {
-        State s;
+        RState s;
         sample_world(&w, &r, &s);
         PyObject *hands = PyTuple_New(s.players), *bone = PyTuple_New(s.nbone);
         if (!hands || !bone) {
@@ -890,7 +748,7 @@ static int read_moves(PyObject *seq, const Worlds *w, int *moves) {
     }
     Py_ssize_t n = PySequence_Size(seq);
     int legal_codes[MAX_MOVES];
-    int nlegal = legal(&w->base, legal_codes);
+    int nlegal = rules_legal(&w->base, legal_codes);
     if (n < 1 || n > nlegal) {
         PyErr_SetString(PyExc_ValueError, "moves must be some of the legal moves");
         return -1;
@@ -1044,7 +902,7 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__kernel(void) {
-    init_tables();
+    rules_init_tables();
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     PyModule_AddIntConstant(m, "DRAW_CODE", DRAW_CODE);

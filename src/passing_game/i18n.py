@@ -22,7 +22,7 @@ import contextvars
 import functools
 import gettext
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -36,6 +36,8 @@ ENV_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 #: Formats a number for the current language: (value, decimals, sign) -> text.
 NumberFormatter = Callable[[float, int, bool], str]
+#: Joins items into "A, B and C" for the current language.
+ListFormatter = Callable[[Sequence[str]], str]
 
 _language = DEFAULT_LANGUAGE
 _override: contextvars.ContextVar[str | None] = contextvars.ContextVar(
@@ -48,6 +50,13 @@ def _plain_number(value: float, decimals: int, sign: bool) -> str:
 
 
 _number_formatter: NumberFormatter = _plain_number
+
+
+def _plain_list(items: Sequence[str]) -> str:
+    return ", ".join(items)
+
+
+_list_formatter: ListFormatter = _plain_list
 
 
 def language_code(tag: str) -> str | None:
@@ -152,3 +161,14 @@ def format_number(value: float, decimals: int = 0, *, sign: bool = False) -> str
     Plain Python formatting until a front end installs a formatter.
     """
     return _number_formatter(value, decimals, sign)
+
+
+def set_list_formatter(formatter: ListFormatter | None) -> None:
+    """Let a front end join lists per locale, as ``set_number_formatter`` numbers."""
+    global _list_formatter
+    _list_formatter = formatter or _plain_list
+
+
+def format_list(items: Sequence[str]) -> str:
+    """``A, B and C`` in the current language (plain commas until a front end says how)."""
+    return _list_formatter(items) if items else ""

@@ -1,7 +1,8 @@
 """The compiled search kernel, and how to hand it a position.
 
 ``passing_game._kernel`` is a small C extension built when the package is
-installed (docs/PERFORMANCE.md says why C). It is optional: ``AVAILABLE`` is
+installed (docs/PERFORMANCE.md says why C); it plays the rules of
+``_rules.h``, which the C ``FastRound`` shares. It is optional: ``AVAILABLE`` is
 false where no compiler was found, and callers fall back to pure Python.
 Positions cross over as plain integers: each hand a 28-bit mask of tile
 indices, the boneyard a list of tile indices (next draw first).
@@ -24,8 +25,12 @@ except ImportError:  # pragma: no cover - exercised only without a compiler
 AVAILABLE: bool = _kernel is not None
 
 
-#: Flag bits beyond the rules variants: pairwise scoring (read only by the
-#: search's utilities) and the policy's pass that ends a round it leads (D3).
+#: The flag bits of _rules.h (the C FastRound sets the same bits from a
+#: ``Rules``): the rules variants, and the playout policy's pass that ends a
+#: round it leads (D3).
+F_DRAW_CONTINUE = 1
+F_FORCED = 2
+F_PARTNERSHIPS = 4
 F_PAIRWISE = 8
 F_PASS_TO_END = 16
 
@@ -37,9 +42,9 @@ def flags(rules: Rules, pass_to_end: bool = False) -> int:
     ``bots.policy.policy_move`` makes it; the search bots always use it.
     """
     return (
-        (1 if rules.draw == "continue" else 0)
-        | (2 if rules.passing == "forced" else 0)
-        | (4 if rules.partnerships else 0)
+        (F_DRAW_CONTINUE if rules.draw == "continue" else 0)
+        | (F_FORCED if rules.passing == "forced" else 0)
+        | (F_PARTNERSHIPS if rules.partnerships else 0)
         | (F_PAIRWISE if rules.scoring == "pairwise" else 0)
         | (F_PASS_TO_END if pass_to_end else 0)
     )

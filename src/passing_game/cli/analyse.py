@@ -24,16 +24,15 @@ from passing_game.i18n import N_, _, ngettext
 from passing_game.moves import parse_move
 from passing_game.records import record_marks, record_names
 from passing_game.views import View
+from passing_game.words import Seats, advice_words, auto_mark
 
 #: The most worker processes ``--workers`` may ask for.
 MAX_WORKERS = 16
 
 
 def mark_word(mark: str | None, auto: str | None = None) -> str:
-    if auto == "timeout":
-        return _("(auto-played: time ran out)")
-    if auto == "stand-in":
-        return _("(played by a stand-in)")
+    if made_for := auto_mark(auto):
+        return made_for
     if mark == "blunder":
         return _("blunder")
     if mark == "mistake":
@@ -83,10 +82,9 @@ def _pool(workers: int) -> Iterator[ProcessPoolExecutor | None]:
 )
 def analyse_command(record: Path, seat: int, show_all: bool, workers: int) -> None:
     """Analyse a finished game's record for one seat."""
+    from passing_game import l10n
     from passing_game.bots import analysis
-    from passing_game.terminal import l10n
-    from passing_game.terminal.game import move_words  # numbers for the language (and the hint's)
-    from passing_game.terminal.render import Seats, make_console
+    from passing_game.terminal.render import make_console  # installs l10n (the hints' numbers)
 
     match, data = read_record(record)
     rules = match.rules
@@ -162,9 +160,9 @@ def analyse_command(record: Path, seat: int, show_all: bool, workers: int) -> No
                 n=number,
                 round=evaluation.round,
                 move=evaluation.index,
-                played=move_words(parse_move(evaluation.played), view),
+                played=advice_words(parse_move(evaluation.played), view.ends),
                 mine=l10n.decimal(evaluation.played_value or 0.0, 1, sign=True),
-                best=move_words(parse_move(evaluation.best), view),
+                best=advice_words(parse_move(evaluation.best), view.ends),
                 theirs=l10n.decimal(evaluation.best_value or 0.0, 1, sign=True),
             )
         )
@@ -209,8 +207,6 @@ def _table(
 ) -> None:
     from rich.table import Table
 
-    from passing_game.terminal.game import move_words
-
     table = Table(show_edge=False, pad_edge=False)
     table.add_column(_("Round"), justify="right")
     table.add_column(_("Move"), justify="right")
@@ -224,8 +220,8 @@ def _table(
         table.add_row(
             str(e.round),
             str(e.index),
-            move_words(parse_move(e.played), view),
-            "" if e.best == e.played else move_words(parse_move(e.best), view),
+            advice_words(parse_move(e.played), view.ends),
+            "" if e.best == e.played else advice_words(parse_move(e.best), view.ends),
             decimal(e.loss, 1),
             mark_word(e.mark, e.auto),
             style=style,

@@ -18,18 +18,20 @@ from rich.console import Console
 from rich.text import Text
 
 from passing_game import bots as bot_registry
+from passing_game import words
 from passing_game.bots import Bot
 from passing_game.errors import ParseError
-from passing_game.i18n import _, ngettext
+from passing_game.i18n import _, format_list, ngettext
 from passing_game.match import Match
 from passing_game.moves import PASS, Draw, End, Move, Pass, Play, parse_move
 from passing_game.records import dump_record
 from passing_game.round import RoundResult
 from passing_game.rules import Rules
-from passing_game.terminal import l10n, render
-from passing_game.terminal.render import Glyphs, Seats
+from passing_game.terminal import render
+from passing_game.terminal.render import Glyphs
 from passing_game.tiles import Tile
 from passing_game.views import View
+from passing_game.words import Seats, needs_end, tile_text
 
 #: The name the person's seat carries in a saved record.
 HUMAN_NAME = "human"
@@ -105,11 +107,6 @@ def fair_bot_names() -> list[str]:
     return fair()
 
 
-def needs_end(tile: Tile, ends: tuple[int, int] | None) -> bool:
-    """Whether a tile fits both ends with different results, so the player must choose."""
-    return ends is not None and ends[0] != ends[1] and tile.has(ends[0]) and tile.has(ends[1])
-
-
 def move_keys(move: Move, view: View) -> str:
     """What to type for ``move``: ``4``, ``4r``, ``d`` or ``p``."""
     if isinstance(move, Play):
@@ -118,22 +115,6 @@ def move_keys(move: Move, view: View) -> str:
             return f"{number}{'l' if move.end == 'left' else 'r'}"
         return str(number)
     return "d" if isinstance(move, Draw) else "p"
-
-
-def move_words(move: Move, view: View) -> str:
-    """A move as advice: ``play [3|5] on the right``."""
-    if isinstance(move, Play):
-        tile = render.tile_text(move.tile)
-        if view.ends is None:
-            return _("lead {tile}").format(tile=tile)
-        if view.ends[0] == view.ends[1] or not needs_end(move.tile, view.ends):
-            return _("play {tile}").format(tile=tile)
-        if move.end == "left":
-            return _("play {tile} on the left").format(tile=tile)
-        return _("play {tile} on the right").format(tile=tile)
-    if isinstance(move, Draw):
-        return _("draw a tile")
-    return _("pass")
 
 
 def generic_reason(move: Move, view: View) -> str:
@@ -253,13 +234,13 @@ class TerminalGame:
                 )
             )
             self.say(
-                _("Your team plays against {opponents}.").format(opponents=l10n.and_list(others))
+                _("Your team plays against {opponents}.").format(opponents=format_list(others))
             )
         else:
             others = [self.seats.label(s) for s in range(rules.players) if s != self.seat]
             self.say(
                 _("You play seat {seat} against {opponents}.").format(
-                    seat=self.seat + 1, opponents=l10n.and_list(others)
+                    seat=self.seat + 1, opponents=format_list(others)
                 )
             )
         self.say(
@@ -267,7 +248,7 @@ class TerminalGame:
                 "First to {target} point wins. Lowest pip count when a round ends wins it.",
                 "First to {target} points wins. Lowest pip count when a round ends wins it.",
                 rules.target,
-            ).format(target=l10n.number(rules.target))
+            ).format(target=words.number(rules.target))
         )
         self.say(_("Rules: {rules}.").format(rules=rules_summary(rules)))
         self.say(
@@ -311,29 +292,7 @@ class TerminalGame:
     def announce_winner(self) -> None:
         winner = self.match.winner
         assert winner is not None
-        points = self.match.scores[winner]
-        if self.seats.side_is_you(winner) and not self.match.rules.partnerships:
-            text = ngettext(
-                "You win the match with {n} point! Well played.",
-                "You win the match with {n} points! Well played.",
-                points,
-            )
-        elif self.seats.side_is_you(winner):
-            text = ngettext(
-                "{side} wins the match with {n} point! Well played.",
-                "{side} wins the match with {n} points! Well played.",
-                points,
-            )
-        else:
-            text = ngettext(
-                "{side} wins the match with {n} point.",
-                "{side} wins the match with {n} points.",
-                points,
-            )
-        self.say(
-            text.format(side=self.seats.side_label(winner), n=l10n.number(points)),
-            style="bold",
-        )
+        self.say(words.match_won(self.seats, winner, self.match.scores[winner]), style="bold")
 
     def announce_leader(self) -> None:
         scores = self.match.scores
@@ -342,7 +301,7 @@ class TerminalGame:
         if len(leaders) > 1:
             self.say(
                 _("Nobody leads: the top scores are level at {points}.").format(
-                    points=l10n.number(best)
+                    points=words.number(best)
                 )
             )
             return
@@ -351,7 +310,7 @@ class TerminalGame:
             text = ngettext("You lead with {n} point.", "You lead with {n} points.", best)
         else:
             text = ngettext("{side} leads with {n} point.", "{side} leads with {n} points.", best)
-        self.say(text.format(side=self.seats.side_label(side), n=l10n.number(best)))
+        self.say(text.format(side=self.seats.side_label(side), n=words.number(best)))
 
     # -- one round -------------------------------------------------------
 
@@ -384,8 +343,7 @@ class TerminalGame:
         led = not rnd.train
         self.match.play(move)
         turn = rnd.history[-1]
-        placed = render.placed_by(turn, rnd.train)
-        text = render.describe_turn(turn, self.seats, placed, led=led and placed is not None)
+        text = words.describe_turn(turn, self.seats, led=led and turn.placed is not None)
         if seat == self.seat:
             self._new_tile = turn.drawn
             self.say(text, style="bold")
@@ -422,15 +380,15 @@ class TerminalGame:
         )
         self.say(render.scores_line(view.scores or (), self.seats, rules.target, self.g))
         self.say(render.counts_line(view.hand_sizes, self.seats, self.g))
-        self.say(render.boneyard_line(view.boneyard_size))
+        self.say(words.boneyard_line(view.boneyard_size))
         self.say("")
         self.say(*render.train_lines(view.train, view.ends, self.g, self.width))
-        self.say(render.ends_line(view.ends), style="dim")
+        self.say(words.ends_line(view.ends), style="dim")
         self.say("")
         self.say(
             _("Your hand: {tiles}, {pips}.").format(
-                tiles=render.count_tiles(len(view.hand)),
-                pips=render.count_pips(sum(t.pips for t in view.hand)),
+                tiles=words.count_tiles(len(view.hand)),
+                pips=words.count_pips(sum(t.pips for t in view.hand)),
             )
         )
         self.say(*render.hand_lines(view.hand, view.ends, self.g, self.width, new=self._new_tile))
@@ -508,9 +466,7 @@ class TerminalGame:
         else:
             if picked in view.hand:
                 return self.pick_tile(view.hand.index(picked) + 1, None, view)
-            self.say(
-                _("You don't hold {tile}.").format(tile=render.tile_text(picked)), style="yellow"
-            )
+            self.say(_("You don't hold {tile}.").format(tile=tile_text(picked)), style="yellow")
             return None
         try:
             move = parse_move(text)
@@ -525,7 +481,7 @@ class TerminalGame:
             return None
         if isinstance(move, Play) and move.tile not in view.hand:
             self.say(
-                _("You don't hold {tile}.").format(tile=render.tile_text(move.tile)),
+                _("You don't hold {tile}.").format(tile=tile_text(move.tile)),
                 style="yellow",
             )
             return None
@@ -561,7 +517,7 @@ class TerminalGame:
             return None
         tile = hand[number - 1]
         ends = view.ends
-        shown = render.tile_text(tile)
+        shown = tile_text(tile)
         if ends is None:
             return Play(tile, "left")
         fits_left, fits_right = tile.has(ends[0]), tile.has(ends[1])
@@ -598,7 +554,7 @@ class TerminalGame:
                 "{tile} fits both ends: on the left the ends become {l1} and {l2}, "
                 "on the right {r1} and {r2}."
             ).format(
-                tile=render.tile_text(tile),
+                tile=tile_text(tile),
                 l1=left_after[0],
                 l2=left_after[1],
                 r1=right_after[0],
@@ -636,7 +592,7 @@ class TerminalGame:
             self.say(_("No hint is available right now."), style="yellow")
             return
         text = _("Hint ({bot}): {move} (type {keys}).").format(
-            bot=name, move=move_words(move, view), keys=move_keys(move, view)
+            bot=name, move=words.advice_words(move, view.ends), keys=move_keys(move, view)
         )
         self.say(f"{text} {reason}", style="green")
 

@@ -4,6 +4,8 @@ Every function returns lines (``rich.text.Text``) and never prints, so the
 live game and the replayer share one look and tests can read ``.plain``.
 Styles are only hints: without a colour terminal the same characters still
 say everything (open ends are marked with arrows, playable tiles with marks).
+The sentences themselves are ``passing_game.words``', which the web says too;
+this module only lays them out and colours them.
 """
 
 from __future__ import annotations
@@ -14,13 +16,23 @@ from dataclasses import dataclass
 from rich.console import Console
 from rich.text import Text
 
-from passing_game.i18n import _, ngettext
-from passing_game.moves import Draw, Pass, Play
+from passing_game import l10n
+from passing_game.i18n import _
 from passing_game.round import RoundResult
-from passing_game.rules import LOCKED_TILES, Rules
-from passing_game.terminal import l10n
 from passing_game.tiles import Placed, Tile
-from passing_game.views import Turn
+from passing_game.words import (
+    Seats,
+    count_pips,
+    count_tiles,
+    number,
+    reason_text,
+    reason_word,
+    scoring_lines,
+    tile_text,
+    tiles_text,
+)
+
+l10n.install()  # the words' numbers and lists, as the language writes them
 
 # Styles, named by what they mean so the look is changed in one place.
 S_END = "bold yellow"
@@ -110,90 +122,6 @@ def glyphs_for(encoding: str | None) -> Glyphs:
     return UNICODE
 
 
-def tile_text(tile: Tile | Placed) -> str:
-    """A domino as ``[3|5]``; a ``Placed`` tile keeps its orientation."""
-    if isinstance(tile, Tile):
-        return f"[{tile.low}|{tile.high}]"
-    return f"[{tile.left}|{tile.right}]"
-
-
-def tiles_text(tiles: Sequence[Tile | Placed]) -> str:
-    """Several tiles side by side, or a dash for none."""
-    return " ".join(tile_text(t) for t in tiles) if tiles else _("(none)")
-
-
-# -- who is who ---------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Seats:
-    """How seats and sides are named; ``human`` is the seat the person plays."""
-
-    rules: Rules
-    names: tuple[str, ...] | None = None
-    human: int | None = None
-
-    def is_you(self, seat: int) -> bool:
-        return seat == self.human
-
-    # Seats are numbered from 1 for people (seat index 0 is "seat 1").
-
-    def label(self, seat: int) -> str:
-        """``You`` or ``greedy (seat 2)``: who did something, in a sentence."""
-        if seat == self.human:
-            return _("You")
-        if self.names is None:
-            return _("Seat {seat}").format(seat=seat + 1)
-        return _("{name} (seat {seat})").format(name=self.names[seat], seat=seat + 1)
-
-    def short(self, seat: int) -> str:
-        """A compact name for table headings: the name alone where it is unique."""
-        if seat == self.human:
-            return _("You")
-        if self.names is None:
-            return _("Seat {seat}").format(seat=seat + 1)
-        if self.names.count(self.names[seat]) == 1:
-            return self.names[seat]
-        return self.label(seat)
-
-    def side_seats(self, side: int) -> tuple[int, ...]:
-        if self.rules.partnerships:
-            return (side, side + 2)
-        return (side,)
-
-    def side_is_you(self, side: int) -> bool:
-        return self.human is not None and self.rules.side_of(self.human) == side
-
-    def side_label(self, side: int) -> str:
-        """A side in a sentence: a seat's label, or a team named by its seats."""
-        if not self.rules.partnerships:
-            return self.label(side)
-        a, b = self.side_seats(side)
-        if self.side_is_you(side):
-            return _("Your team (seats {a}+{b})").format(a=a + 1, b=b + 1)
-        return _("Team {a}+{b}").format(a=a + 1, b=b + 1)
-
-    def side_short(self, side: int) -> str:
-        if not self.rules.partnerships:
-            return self.short(side)
-        a, b = self.side_seats(side)
-        if self.side_is_you(side):
-            return _("Your team")
-        return _("Team {a}+{b}").format(a=a + 1, b=b + 1)
-
-
-def count_tiles(n: int) -> str:
-    return ngettext("{n} tile", "{n} tiles", n).format(n=l10n.number(n))
-
-
-def count_pips(n: int) -> str:
-    return ngettext("{n} pip", "{n} pips", n).format(n=l10n.number(n))
-
-
-def count_points(n: int) -> str:
-    return ngettext("{n} point", "{n} points", n).format(n=l10n.number(n))
-
-
 # -- headings -----------------------------------------------------------
 
 
@@ -250,8 +178,8 @@ def train_lines(
         used += size
 
     lines: list[Text] = []
-    for number, chunk in enumerate(chunks):
-        first, last = number == 0, number == len(chunks) - 1
+    for index, chunk in enumerate(chunks):
+        first, last = index == 0, index == len(chunks) - 1
         has_double = any(is_double for _rows, is_double in chunk)
         rows = [Text(" " * indent) for _row in range(5)]
         start = left_mark if first else g.more + " "
@@ -276,13 +204,6 @@ def train_lines(
             row.rstrip()
         lines.extend(rows if has_double else [rows[2]])
     return lines
-
-
-def ends_line(ends: tuple[int, int] | None) -> str:
-    """The open ends in words, for players who skim past the drawing."""
-    if ends is None:
-        return _("Open ends: none yet; the first tile sets both.")
-    return _("Open ends: left {left}, right {right}.").format(left=ends[0], right=ends[1])
 
 
 # -- a hand -------------------------------------------------------------
@@ -342,60 +263,6 @@ def hand_lines(
     return lines
 
 
-# -- what happened ------------------------------------------------------
-
-
-def describe_turn(
-    turn: Turn,
-    seats: Seats,
-    placed: Placed | None = None,
-    led: bool = False,
-    show_drawn: bool = False,
-) -> str:
-    """One action in words: ``greedy (seat 1) played [3|5] on the right.``
-
-    ``placed`` is the tile as it now lies (its orientation); ``led`` says it
-    was the first tile of the train. A drawn tile is named only to the drawer
-    or when ``show_drawn`` (a replay, where every tile is open).
-    """
-    move = turn.move
-    you = seats.is_you(turn.seat)
-    who = seats.label(turn.seat)
-    if isinstance(move, Play):
-        tile = tile_text(placed if placed is not None else move.tile)
-        if led:
-            text = _("You led {tile}.") if you else _("{player} led {tile}.")
-        elif move.end == "left":
-            text = (
-                _("You played {tile} on the left.")
-                if you
-                else _("{player} played {tile} on the left.")
-            )
-        else:
-            text = (
-                _("You played {tile} on the right.")
-                if you
-                else _("{player} played {tile} on the right.")
-            )
-        return text.format(player=who, tile=tile)
-    if isinstance(move, Draw):
-        if turn.drawn is not None and (you or show_drawn):
-            text = _("You drew {tile}.") if you else _("{player} drew {tile}.")
-            return text.format(player=who, tile=tile_text(turn.drawn))
-        text = _("You drew a tile.") if you else _("{player} drew a tile.")
-        return text.format(player=who)
-    if isinstance(move, Pass):
-        return (_("You passed.") if you else _("{player} passed.")).format(player=who)
-    return str(move)
-
-
-def placed_by(turn: Turn, train: Sequence[Placed]) -> Placed | None:
-    """The tile a play just laid, read off the train right after it."""
-    if not isinstance(turn.move, Play) or not train:
-        return None
-    return train[0] if turn.move.end == "left" else train[-1]
-
-
 # -- the state of play ---------------------------------------------------
 
 
@@ -413,22 +280,6 @@ def counts_line(hand_sizes: Sequence[int], seats: Seats, g: Glyphs) -> Text:
     return line
 
 
-def boneyard_line(size: int) -> str:
-    """The boneyard's size, with how many of its tiles can still be drawn (R2.4)."""
-    drawable = max(0, size - LOCKED_TILES)
-    if drawable == 0:
-        return ngettext(
-            "Boneyard: {n} tile, locked: no more drawing this round.",
-            "Boneyard: {n} tiles, all locked: no more drawing this round.",
-            size,
-        ).format(n=size)
-    return ngettext(
-        "Boneyard: {n} tile; {d} can be drawn, the last 2 are locked.",
-        "Boneyard: {n} tiles; {d} can be drawn, the last 2 are locked.",
-        size,
-    ).format(n=size, d=drawable)
-
-
 def scores_line(scores: Sequence[int], seats: Seats, target: int, g: Glyphs) -> Text:
     line = Text(_("Scores:") + " ")
     for side, points in enumerate(scores):
@@ -436,96 +287,15 @@ def scores_line(scores: Sequence[int], seats: Seats, target: int, g: Glyphs) -> 
             line.append(f" {g.dot} ")
         style = S_YOU if seats.side_is_you(side) else ""
         line.append(
-            _("{side} {points}").format(side=seats.side_label(side), points=l10n.number(points)),
+            _("{side} {points}").format(side=seats.side_label(side), points=number(points)),
             style=style,
         )
     line.append("   ")
-    line.append(_("(first to {target} wins)").format(target=l10n.number(target)), style="dim")
+    line.append(_("(first to {target} wins)").format(target=number(target)), style="dim")
     return line
 
 
 # -- the end of a round --------------------------------------------------
-
-
-def reason_text(result: RoundResult, seats: Seats) -> str:
-    """Why the round ended (R6.1, R6.2, D3), in a sentence."""
-    if result.reason == "domino":
-        seat = next((s for s, hand in enumerate(result.hands) if not hand), None)
-        if seat is not None and seats.is_you(seat):
-            return _("Domino! You played your last tile.")
-        who = seats.label(seat) if seat is not None else "?"
-        return _("Domino! {player} played their last tile.").format(player=who)
-    if result.reason == "block":
-        return _("Blocked: no tile in any hand fits either open end, and none can be drawn.")
-    return _("Everyone passed in turn: the round ends and is scored like a block.")
-
-
-def reason_word(reason: str) -> str:
-    words = {"domino": _("domino"), "block": _("block"), "all-pass": _("all pass")}
-    return words.get(reason, reason)
-
-
-def _sum_text(numbers: Sequence[int]) -> str:
-    return " + ".join(str(n) for n in numbers)
-
-
-def scoring_lines(result: RoundResult, seats: Seats, g: Glyphs) -> list[str]:
-    """Who won the round and how the points were reckoned (R7, D4, D6, D11)."""
-    rules = seats.rules
-    counts = result.side_pips
-    lines: list[str] = []
-    if rules.partnerships:
-        parts = []
-        for side, count in enumerate(counts):
-            a, b = seats.side_seats(side)
-            parts.append(
-                _("{side}: {a} + {b} = {total}").format(
-                    side=seats.side_label(side),
-                    a=result.pips[a],
-                    b=result.pips[b],
-                    total=count,
-                )
-            )
-        lines.append(_("Team counts: {counts}.").format(counts=f" {g.dot} ".join(parts)))
-    low = min(counts)
-    if result.winner is None:
-        tied = [seats.side_label(s) for s, c in enumerate(counts) if c == low]
-        lines.append(
-            _("{sides} tie for the lowest count ({low}): nobody scores this round.").format(
-                sides=l10n.and_list(tied), low=l10n.number(low)
-            )
-        )
-        return lines
-    winner = result.winner
-    own = counts[winner]
-    others = [c for s, c in enumerate(counts) if s != winner]
-    you = seats.side_is_you(winner)
-    who = seats.side_label(winner)
-    lines.append(
-        (
-            _("You have the lowest count ({low}) and win the round.")
-            if you and not rules.partnerships
-            else _("{side} has the lowest count ({low}) and wins the round.")
-        ).format(side=who, low=l10n.number(own))
-    )
-    if rules.scoring == "pairwise" and len(counts) > 2:
-        rule = _("Pairwise scoring: the winner scores the difference to each other count.")
-        sum_text = " + ".join(f"({c} {g.minus} {own})" for c in others)
-    elif len(counts) == 2:
-        rule = _("The winner scores the other side's count minus their own.")
-        sum_text = f"{others[0]} {g.minus} {own}"
-    else:
-        rule = _("The winner scores the sum of the others' counts minus their own.")
-        sum_text = f"{_sum_text(others)} {g.minus} {own}"
-    lines.append(rule)
-    lines.append(
-        (
-            _("{sum} = {points}. You score {points}.")
-            if you and not rules.partnerships
-            else _("{sum} = {points}. {side} scores {points}.")
-        ).format(sum=sum_text, points=l10n.number(result.points), side=who)
-    )
-    return lines
 
 
 def hands_lines(result: RoundResult, seats: Seats, indent: int = 2) -> list[Text]:
@@ -565,7 +335,7 @@ def round_summary(
             )
         )
     )
-    lines.extend(Text(line) for line in scoring_lines(result, seats, g))
+    lines.extend(Text(line) for line in scoring_lines(result, seats, dot=g.dot, minus=g.minus))
     return lines
 
 
@@ -588,9 +358,9 @@ def score_pad(
         if result.winner is None:
             ending = _("{ending}, tie").format(ending=ending)
         rows.append(
-            [str(index)] + [l10n.number(p) if p else g.dot for p in points] + [ending],
+            [str(index)] + [number(p) if p else g.dot for p in points] + [ending],
         )
-    total_row = [_("Total")] + [l10n.number(t) for t in totals] + [""]
+    total_row = [_("Total")] + [number(t) for t in totals] + [""]
     widths = [max(len(r[i]) for r in [headers, *rows, total_row]) for i in range(len(headers))]
 
     def row_text(cells: list[str], style: str = "") -> Text:
@@ -600,9 +370,7 @@ def score_pad(
         return Text("  " + "  ".join(parts).rstrip(), style=style)
 
     lines = [
-        Text(
-            _("Score pad (first to {target} wins)").format(target=l10n.number(target)), style=S_HEAD
-        )
+        Text(_("Score pad (first to {target} wins)").format(target=number(target)), style=S_HEAD)
     ]
     lines.append(row_text(headers, "bold"))
     lines.append(Text("  " + g.rule * (sum(widths) + 2 * (len(widths) - 1))))

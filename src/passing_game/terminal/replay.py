@@ -1,7 +1,7 @@
-"""Stepping through a saved game record, move by move.
+"""Stepping through a saved game record, move by move, in a terminal.
 
-The replayer rebuilds every round from its recorded deal and re-plays the
-recorded moves through the engine, so what it shows is what the engine
+The steps are ``passing_game.steps``': every round rebuilt from its recorded
+deal and re-played through the engine, so what it shows is what the engine
 computes, not what the file claims. A replay is for study after the game:
 every hand is shown open, and so is every drawn tile. A move a bot made
 for a person (a version-2 record's marks) says so, and a resigned match
@@ -12,63 +12,18 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 
 from rich.console import Console
 from rich.text import Text
 
-from passing_game.i18n import _, ngettext
+from passing_game import words
+from passing_game.i18n import _
 from passing_game.match import Match
 from passing_game.moves import Play
-from passing_game.round import Round, RoundResult
-from passing_game.terminal import l10n, render
-from passing_game.terminal.render import Glyphs, Seats
-from passing_game.views import Turn
-
-
-@dataclass(frozen=True)
-class Step:
-    """The position after ``index`` moves of round ``number`` (0: the deal)."""
-
-    number: int
-    index: int
-    total: int
-    state: Round
-    turn: Turn | None
-    #: Every side's score once this step is made (a round's last move scores it).
-    scores: tuple[int, ...]
-    #: Every round result up to and including this step.
-    results: tuple[RoundResult, ...]
-
-
-def build_steps(match: Match) -> list[Step]:
-    """Re-run every round of ``match`` from its deal, one step per move."""
-    rules = match.rules
-    scores = [0] * rules.sides
-    results: list[RoundResult] = []
-    steps: list[Step] = []
-    for number, played in enumerate(match.rounds, start=1):
-        rnd = Round.from_deal(rules, *played.deal)
-        moves = played.moves
-        steps.append(Step(number, 0, len(moves), rnd.copy(), None, tuple(scores), tuple(results)))
-        for index, move in enumerate(moves, start=1):
-            rnd.play(move)
-            if rnd.result is not None:
-                results.append(rnd.result)
-                if rnd.result.winner is not None:
-                    scores[rnd.result.winner] += rnd.result.points
-            steps.append(
-                Step(
-                    number,
-                    index,
-                    len(moves),
-                    rnd.copy(),
-                    rnd.history[-1],
-                    tuple(scores),
-                    tuple(results),
-                )
-            )
-    return steps
+from passing_game.steps import Step, build_steps
+from passing_game.terminal import render
+from passing_game.terminal.render import Glyphs
+from passing_game.words import Seats
 
 
 class Replayer:
@@ -114,21 +69,15 @@ class Replayer:
             )
         lines.append(render.heading(title, g, self.width))
         if step.turn is None:
-            lines.append(_("{player} leads.").format(player=self.seats.label(rnd.leader)))
+            lines.append(words.leader_text(self.seats, rnd.leader))
         else:
             # A play that leaves one tile on the train was the lead.
             led = len(rnd.train) == 1 and isinstance(step.turn.move, Play)
             line = Text(
-                render.describe_turn(
-                    step.turn,
-                    self.seats,
-                    render.placed_by(step.turn, rnd.train),
-                    led=led,
-                    show_drawn=True,
-                ),
+                words.describe_turn(step.turn, self.seats, led=led, show_drawn=True),
                 style="bold",
             )
-            mark = self.mark_text(step)
+            mark = words.auto_mark(self.marks.get((step.number, step.index)))
             if mark:
                 line.append(" " + mark, style="yellow")
             lines.append(line)
@@ -137,12 +86,12 @@ class Replayer:
         pad = max(len(label) for label in labels) + 1
         for seat, hand in enumerate(rnd.hands):
             line = Text("  " + (labels[seat] + ":").ljust(pad + 1))
-            line.append(render.tiles_text(hand) if hand else _("(empty)"))
-            tiles = render.count_tiles(len(hand))
-            pips = render.count_pips(sum(t.pips for t in hand))
+            line.append(words.tiles_text(hand) if hand else _("(empty)"))
+            tiles = words.count_tiles(len(hand))
+            pips = words.count_pips(sum(t.pips for t in hand))
             line.append(f"  ({tiles}, {pips})", style="dim")
             lines.append(line)
-        lines.append(render.boneyard_line(len(rnd.boneyard)))
+        lines.append(words.boneyard_line(len(rnd.boneyard)))
         result = rnd.result
         if result is not None:
             lines.append("")
@@ -158,41 +107,9 @@ class Replayer:
             )
         return lines
 
-    def mark_text(self, step: Step) -> str:
-        """Who really made the move of ``step``, when a bot made it for a person."""
-        kind = self.marks.get((step.number, step.index))
-        if kind == "timeout":
-            return _("(auto-played: time ran out)")
-        if kind == "stand-in":
-            return _("(played by a stand-in)")
-        return ""
-
     def ending_lines(self) -> list[str]:
         """How the record ends: the match winner, or that it stops early."""
-        match = self.match
-        scores = _(", ").join(
-            f"{self.seats.side_label(s)} {l10n.number(p)}" for s, p in enumerate(match.scores)
-        )
-        if match.resigned is not None and match.winner is not None:
-            return [
-                _("{player} resigned; {side} wins the match. Scores: {scores}.").format(
-                    player=self.seats.label(match.resigned),
-                    side=self.seats.side_label(match.winner),
-                    scores=scores,
-                )
-            ]
-        if match.winner is not None:
-            return [
-                ngettext(
-                    "{side} wins the match with {n} point.",
-                    "{side} wins the match with {n} points.",
-                    match.scores[match.winner],
-                ).format(
-                    side=self.seats.side_label(match.winner),
-                    n=l10n.number(match.scores[match.winner]),
-                )
-            ]
-        return [_("The record ends before the match does. Scores: {scores}.").format(scores=scores)]
+        return [words.match_ending(self.match, self.seats)]
 
     def show(self, step: Step) -> None:
         self.say("")

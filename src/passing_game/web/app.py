@@ -39,6 +39,7 @@ import ipaddress
 import json
 import logging
 import math
+import mimetypes
 import re
 import time
 from collections import OrderedDict
@@ -95,6 +96,9 @@ from passing_game.web.tables import Timing
 log = logging.getLogger("passing_game.web")
 
 STATIC = Path(__file__).parent / "static"
+# The page's scripts are ES modules, which a browser runs only when served with a
+# JavaScript type; the system's table (a Windows registry says text/plain) may not.
+mimetypes.add_type("text/javascript", ".js")
 
 #: Headers on every page response: no inline script, nothing from elsewhere.
 SECURITY_HEADERS = {

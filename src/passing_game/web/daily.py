@@ -298,7 +298,7 @@ async def play_daily(lobby: Lobby, conn: Conn) -> None:
     table = await lobby.get(code)
     assert table is not None
     conn.push(lobby.joined(table, 0, token))
-    await table.attach(conn, 0, new=True)
+    await table.seating.attach(conn, 0, new=True)
     log.info("a daily deal started", extra={"table": code, "event": "daily"})
 
 

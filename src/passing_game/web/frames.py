@@ -13,15 +13,17 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
+from passing_game import l10n, words
 from passing_game.i18n import N_, _, current_language
 from passing_game.match import Match
-from passing_game.moves import Draw, Pass, Play
+from passing_game.moves import Pass, Play, parse_move
 from passing_game.round import RoundResult
 from passing_game.rules import LOCKED_TILES, Rules
-from passing_game.terminal import render
-from passing_game.terminal.render import UNICODE, Seats
 from passing_game.tiles import Placed, Tile
 from passing_game.views import Turn, View
+from passing_game.words import Seats
+
+l10n.install()  # the words' numbers and lists, as the visitor's language writes them
 
 #: Bot levels and names as players read them.
 LEVEL_WORDS: dict[str, str] = {
@@ -97,7 +99,7 @@ def summary(
         "round": number,
         "train": [[p.left, p.right] for p in train],
         "reason": result.reason,
-        "reason_text": render.reason_text(result, seats),
+        "reason_text": words.reason_text(result, seats),
         "hands": [tiles(hand) for hand in result.hands],
         "pips": list(result.pips),
         "side_pips": list(result.side_pips),
@@ -105,7 +107,7 @@ def summary(
         "points": result.points,
         "points_by_side": list(result.points_by_side()),
         "locked": tiles(result.locked),
-        "lines": render.scoring_lines(result, seats, UNICODE),
+        "lines": words.scoring_lines(result, seats),
     }
 
 
@@ -144,12 +146,11 @@ class FrameCache:
         for index in range(len(entry.turns), len(history)):
             turn = history[index]
             by = played_by[index] if index < len(played_by) else None
-            placed = entry.lay(turn)
-            led = placed is not None and not entry.played
-            if placed is not None:
+            led = turn.placed is not None and not entry.played
+            if turn.placed is not None:
                 entry.played = True
             entry.turns.append(turn_data(turn, by))
-            line = render.describe_turn(turn, seats, placed=placed, led=led)
+            line = words.describe_turn(turn, seats, led=led)
             if by in PLAYED_BY_WORDS:
                 line = f"{line} {_(PLAYED_BY_WORDS[by])}"
             entry.lines.append(line)
@@ -176,7 +177,7 @@ class FrameCache:
                     "round": i + 1,
                     "points": list(r.points_by_side()),
                     "reason": r.reason,
-                    "reason_word": render.reason_word(r.reason),
+                    "reason_word": words.reason_word(r.reason),
                     "winner": r.winner,
                 }
                 for i, r in enumerate(finished)
@@ -194,25 +195,8 @@ class _Log:
         self.key = key
         self.turns: list[dict[str, Any]] = []
         self.lines: list[str] = []
-        self.ends: tuple[int, int] | None = None
+        #: Whether a tile was laid yet: the first play of a round is its lead.
         self.played = False
-
-    def lay(self, turn: Turn) -> Placed | None:
-        """The tile ``turn`` laid, as it lies (its orientation), or ``None``."""
-        move = turn.move
-        if not isinstance(move, Play):
-            return None
-        tile, ends = move.tile, self.ends
-        if ends is None:
-            placed = Placed(tile.low, tile.high)
-            self.ends = (tile.low, tile.high)
-        elif move.end == "left":
-            placed = Placed(tile.other(ends[0]), ends[0])
-            self.ends = (placed.left, ends[1])
-        else:
-            placed = Placed(ends[1], tile.other(ends[1]))
-            self.ends = (ends[0], placed.right)
-        return placed
 
 
 def side_names(seats: Seats, sides: int) -> list[str]:
@@ -379,17 +363,5 @@ def status_text(
 
 
 def move_words(move_text: str) -> str:
-    """A move as a player reads it, for hints."""
-    from passing_game.moves import parse_move
-
-    move = parse_move(move_text)
-    if isinstance(move, Play):
-        tile = render.tile_text(move.tile)
-        if move.end == "left":
-            return _("play {tile} on the left").format(tile=tile)
-        return _("play {tile} on the right").format(tile=tile)
-    if isinstance(move, Draw):
-        return _("draw a tile")
-    if isinstance(move, Pass):
-        return _("pass")
-    return move_text
+    """A move the protocol sends as text (``L3-5``), as a player reads it."""
+    return words.move_words(parse_move(move_text))

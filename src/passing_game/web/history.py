@@ -70,7 +70,7 @@ def _result(rules: Rules, seat: int, record: str | None) -> dict[str, Any] | Non
 
 def games_of(store: Store, user_id: str, limit: int = MOST_GAMES) -> list[dict[str, Any]]:
     """The account's games, newest first (at most ``limit``)."""
-    from passing_game.web.tables import seat_names
+    from passing_game.web.seating import seat_names
 
     with store.transaction() as tx:
         games = tx.all(

@@ -155,9 +155,9 @@ class Lobby:
                 async with table.lock:
                     if table.match.is_over:
                         await table.finish()
-                    await table._update_timer()
-                table.kick()
-                table.arm()
+                    await table.clocks.update()
+                table.autoplay.kick()
+                table.clocks.arm()
                 count += 1
         return count
 
@@ -172,18 +172,18 @@ class Lobby:
             await table.reload()
             if table.match.is_over:
                 await table.finish()
-            await table._update_timer()
+            await table.clocks.update()
             table.changes["reset"] = 1  # the others start again from the store
             table.taken_over = True
-            table.broadcast()
+            table.outbox.broadcast()
 
     def on_resume(self, codes: set[str]) -> None:
         """The leases are sure again after a late heartbeat: bots and timers go on."""
         for code in codes:
             table = self.tables.get(code)
             if table is not None:
-                table.kick()
-                table.arm()
+                table.autoplay.kick()
+                table.clocks.arm()
 
     async def on_tick(self) -> None:
         """Now and then: who is connected where, as the store says (a process that
@@ -196,7 +196,7 @@ class Lobby:
                     before = {s: set(p) for s, p in table.remote.items() if p}
                     table.remote = await self.cluster.present_elsewhere(table.code)
                     if before != {s: p for s, p in table.remote.items() if p}:
-                        table.presence_changed()
+                        table.seating.presence_changed()
 
     async def _catch_up(self) -> None:
         """Replicas with clients that stayed behind the store since the last tick: reloaded.
@@ -214,7 +214,7 @@ class Lobby:
         for table in replicas:
             position = stored.get(table.code)
             here = (table.game, table.seq)
-            if position is None or not table.behind(*position):
+            if position is None or not table.replica.behind(*position):
                 table.lagging_at = None
                 continue
             if table.lagging_at != here:
@@ -229,7 +229,7 @@ class Lobby:
                 )
                 await table.reload()
                 table.lagging_at = None
-                table.broadcast()
+                table.outbox.broadcast()
 
     def on_lost(self, code: str) -> None:
         table = self.tables.get(code)
@@ -243,7 +243,7 @@ class Lobby:
         if table is None:
             return
         try:
-            await table.follow(event)
+            await table.replica.follow(event)
         except Exception:
             log.exception("could not follow an event", extra={"table": code})
             return
@@ -272,9 +272,9 @@ class Lobby:
             try:
                 result = await table.run(actor, intent, extra)
             except ProtocolError as exc:
-                table.flush_now()
+                table.outbox.flush_now()
                 return {"ok": False, "code": exc.code, "message": str(exc), "out": actor.out}
-        table.flush_now()  # the event goes out before the answer
+        table.outbox.flush_now()  # the event goes out before the answer
         return {"ok": True, "result": result, "out": actor.out}
 
     async def _sweep(self) -> None:
@@ -312,9 +312,9 @@ class Lobby:
                 if not self.cluster.solo and not stored.finished:
                     # Who sits at it through other processes (events since come as they go).
                     table.remote = await self.cluster.present_elsewhere(code)
-                    table.presence_changed()
+                    table.seating.presence_changed()
                 if not stored.finished:
-                    table.arm()
+                    table.clocks.arm()
         return table
 
     async def need(self, code: str) -> Table:
@@ -372,7 +372,7 @@ class Lobby:
 
     def detach(self, conn: Conn) -> None:
         if conn.table is not None:
-            conn.table.detach(conn)
+            conn.table.seating.detach(conn)
 
     async def handle(self, conn: Conn, intent: Intent) -> None:
         """Carry out one checked intent; ``ProtocolError`` leaves everything as it was."""
@@ -381,8 +381,8 @@ class Lobby:
             table, seat, token = await self.create(intent, conn)
             conn.push(self.joined(table, seat, token))
             async with table.lock:
-                await table._update_timer()
-            await table.attach(conn, seat, new=True)
+                await table.clocks.update()
+            await table.seating.attach(conn, seat, new=True)
             return
         if kind == "join":
             table = await self.need(intent["code"])
@@ -399,25 +399,25 @@ class Lobby:
                 async with table.lock:
                     await table.reload()
             conn.push(self.joined(table, seat, token))
-            await table.attach(conn, seat, new=True)
+            await table.seating.attach(conn, seat, new=True)
             return
         if kind == "resume":
             table = await self.need(intent["code"])
             seat = intent["seat"]
             token = intent.get("token")
             if token is None:  # a signed-in person's own seat, on any device
-                await table.check_owner(seat, conn.user_id)
+                await table.seating.check_owner(seat, conn.user_id)
             else:
-                await table.check_token(seat, token)
+                await table.seating.check_token(seat, token)
             conn.push(self.joined(table, seat, None))
-            await table.attach(conn, seat)
+            await table.seating.attach(conn, seat)
             if table.seats[seat].row.away in ("offline", "timeout", "left"):
                 await self.lead(conn, table, Intent("back"), {})
             return
         if kind == "watch":
             table = await self.need(intent["code"])
             conn.push(self.joined(table, None, None))
-            await table.attach(conn, None)
+            await table.seating.attach(conn, None)
             return
         if kind in QUICK_INTENTS:
             await self.quick.handle(conn, intent)
@@ -434,9 +434,9 @@ class Lobby:
         """An intent of a client already at ``table``."""
         kind = intent.type
         if kind == "sync":
-            table.send_state(conn)
+            table.outbox.send_state(conn)
         elif kind == "hint":
-            self.spawn(table.hint(conn))
+            self.spawn(table.autoplay.hint(conn))
         elif kind == "invite":
             token = secrets.token_urlsafe(24)
             await self.lead(conn, table, intent, {"invite_hash": hash_token(token)})

@@ -494,8 +494,8 @@ class QuickPlay:
             table = await lobby.get(seated.code)
             if table is not None and table.leader:
                 async with table.lock:
-                    await table._update_timer()
-                table.kick()
+                    await table.clocks.update()
+                table.autoplay.kick()
         log.info(
             "quick play seated %d person(s)",
             len(seated.seats),
@@ -521,7 +521,7 @@ class QuickPlay:
             async with table.lock:
                 await table.reload()
         conn.push(self.lobby.joined(table, seat, waiter.token))
-        await table.attach(conn, seat, new=True)
+        await table.seating.attach(conn, seat, new=True)
 
     def _ensure_poller(self) -> None:
         if self._poller is None or self._poller.done():

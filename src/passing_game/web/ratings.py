@@ -458,7 +458,7 @@ async def _load(table: Table, known: _Shown) -> None:
         known.loading = False
     if changes and table.game == known.game:
         known.items = frame_items(table, changes)
-        table.broadcast()
+        table.outbox.broadcast()
 
 
 # -- the leaderboard -----------------------------------------------------------------

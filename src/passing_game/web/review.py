@@ -12,7 +12,7 @@
 ====================================  ==================================================
 
 **One rules implementation.** The server replays a record through the engine
-(``load_record``, then ``terminal.replay.build_steps``) and hands the page
+(``load_record``, then ``steps.build_steps``, as ``passing-game replay`` does) and hands the page
 every step: the train, every hand, the boneyard's size, the move and its log
 sentence in the visitor's language, the scores, the marks of moves a bot made
 for a person, and each round's result. The page draws them; it knows no rule.
@@ -56,15 +56,14 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from passing_game import words
 from passing_game.bots import analysis
 from passing_game.errors import PassingGameError
 from passing_game.i18n import LANGUAGES, _, current_language, ngettext, using_language
 from passing_game.match import Match
 from passing_game.moves import Play
 from passing_game.records import load_record, match_to_record, record_marks, record_names
-from passing_game.terminal import render
-from passing_game.terminal.render import Seats
-from passing_game.terminal.replay import build_steps
+from passing_game.steps import build_steps
 from passing_game.web import frames
 from passing_game.web import i18n as page_i18n
 from passing_game.web.accounts import CSRF_COOKIE, CSRF_HEADER, csrf_ok
@@ -110,27 +109,11 @@ def display_names(data: Mapping[str, Any], players: int) -> tuple[str, ...] | No
     return tuple(shown(name, MAX_NAME) or "?" for name in names)
 
 
-def ending_text(match: Match, seats: Seats) -> str:
-    """How the match ended, as ``passing-game replay`` says it."""
-    winner = match.winner
-    if winner is None:
-        return ""
-    if match.resigned is not None:
-        scores = _(", ").join(f"{seats.side_label(s)} {p}" for s, p in enumerate(match.scores))
-        return _("{player} resigned; {side} wins the match. Scores: {scores}.").format(
-            player=seats.label(match.resigned), side=seats.side_label(winner), scores=scores
-        )
-    points = match.scores[winner]
-    return ngettext(
-        "{side} wins the match with {n} point.", "{side} wins the match with {n} points.", points
-    ).format(side=seats.side_label(winner), n=points)
-
-
 def replay_data(data: Mapping[str, Any], match: Match) -> dict[str, Any]:
     """Every step of a finished game for the page, worded in the current language."""
     rules = match.rules
     names = display_names(data, rules.players)
-    seats = Seats(rules, names)
+    seats = words.Seats(rules, names)
     marks = record_marks(data)
     steps = []
     for step in build_steps(match):
@@ -149,15 +132,14 @@ def replay_data(data: Mapping[str, Any], match: Match) -> dict[str, Any]:
             "finished": len(step.results),
             "turn": None,
             # The deal: who leads. A move: what it was, every tile named (an open replay).
-            "line": _("{player} leads.").format(player=seats.label(rnd.leader)),
+            "line": words.leader_text(seats, rnd.leader),
         }
         turn = step.turn
         if turn is not None:
             auto = marks.get((step.number, step.index))
-            placed = render.placed_by(turn, rnd.train)
             led = len(rnd.train) == 1 and isinstance(turn.move, Play)
-            line = render.describe_turn(turn, seats, placed, led=led, show_drawn=True)
-            public = render.describe_turn(turn.public(), seats, placed, led=led)
+            line = words.describe_turn(turn, seats, led=led, show_drawn=True)
+            public = words.describe_turn(turn.public(), seats, led=led)
             if auto in frames.PLAYED_BY_WORDS:
                 extra = _(frames.PLAYED_BY_WORDS[auto])
                 line, public = f"{line} {extra}", f"{public} {extra}"
@@ -184,7 +166,7 @@ def replay_data(data: Mapping[str, Any], match: Match) -> dict[str, Any]:
                 "round": i + 1,
                 "points": list(r.points_by_side()),
                 "reason": r.reason,
-                "reason_word": render.reason_word(r.reason),
+                "reason_word": words.reason_word(r.reason),
                 "winner": r.winner,
             }
             for i, r in enumerate(results)
@@ -193,7 +175,7 @@ def replay_data(data: Mapping[str, Any], match: Match) -> dict[str, Any]:
         "winner": match.winner,
         "resigned": match.resigned,
         "over": match.is_over,
-        "ending": ending_text(match, seats),
+        "ending": words.match_ending(match, seats),
         "thresholds": {"mistake": analysis.MISTAKE, "blunder": analysis.BLUNDER},
     }
 

@@ -1,13 +1,20 @@
 // Accounts on the page (issue 13): sign up, sign in, sign out, change the
 // password, delete the account; "My games" and the leaderboards; the lobby's
 // "Rated game" switch and the rating changes at the end of a rated match.
-// Loaded after dialogs.js and before app.js, sharing their global scope (h,
-// t, nt, S, render, send, notify, dialogBox, toolButton, whoParts).
 //
 // The server's account endpoints (web/account_api.py) need the page's CSRF
 // token, read from GET /api/account and sent as X-CSRF-Token. Names are user
 // text: always put on the page as text (h's `text` or text nodes), never HTML.
-"use strict";
+
+import { dialogBox } from "./dialogs.js";
+import { ICONS, field, h } from "./dom.js";
+import { I18N, nt, t } from "./i18n.js";
+import { savedName } from "./lobby.js";
+import { notify, render } from "./page.js";
+import { whoParts } from "./seat.js";
+import { reopen, savedSeat, send } from "./socket.js";
+import { S } from "./state.js";
+import { toolButton } from "./tools.js";
 
 const ACCOUNT = {
   loaded: false,
@@ -29,12 +36,12 @@ const ACCOUNT = {
 ICONS.user = "M12 12a4.5 4.5 0 1 0 0-9 4.5 4.5 0 0 0 0 9zM3.5 21a8.5 8.5 0 0 1 17 0";
 
 // The lobby's "Rated game" choice, when it applies (signed in and switched on).
-function accountRated() {
+export function accountRated() {
   return !!(ACCOUNT.user && S.lobbyRated);
 }
 
 // The seat the signed-in account holds at a table (taken back without a token), or null.
-function accountSeat(code) {
+export function accountSeat(code) {
   if (!ACCOUNT.user || !code || !Object.prototype.hasOwnProperty.call(ACCOUNT.seats, code)) return null;
   return ACCOUNT.seats[code];
 }
@@ -63,7 +70,7 @@ async function accountPost(path, body) {
   return { ok: response.ok, data };
 }
 
-async function accountLoad(resume = true) {
+export async function accountLoad(resume = true) {
   try {
     const { ok, data } = await accountFetch("/api/account");
     if (!ok) return;
@@ -109,16 +116,6 @@ function fillName() {
   if (ACCOUNT.user && !(S.lobbyName ?? savedName())) S.lobbyName = ACCOUNT.user.name;
 }
 
-// The socket learns who is signed in when it opens: open it again.
-function reconnectAsAccount() {
-  const old = S.ws;
-  S.ws = null;
-  S.wsOpen = false;
-  S.live = false;
-  if (old) old.close();
-  connect();
-}
-
 // At a table's link without this browser's token: the account's own seat, taken back.
 function resumeOwnSeat() {
   if (!S.code || S.watching || S.invite || savedSeat(S.code)) return;
@@ -149,7 +146,7 @@ async function submitSign(kind) {
     ACCOUNT.form = {};
     ACCOUNT.panel = null;
     await accountLoad(false); // the account's seats, taken back once the socket knows the account
-    reconnectAsAccount();
+    reopen();
     notify(kind === "signup" ? t("Welcome, {name}! Your account is ready.", { name: ACCOUNT.user.name })
       : t("Signed in as {name}.", { name: ACCOUNT.user.name }), "info");
   } catch (e) {
@@ -166,7 +163,7 @@ async function signOut() {
   ACCOUNT.games = null;
   S.lobbyRated = false;
   await accountLoad();
-  reconnectAsAccount();
+  reopen();
   notify(t("You are signed out."), "info");
 }
 
@@ -198,7 +195,7 @@ async function submitDelete() {
   ACCOUNT.panel = null;
   S.lobbyRated = false;
   await accountLoad();
-  reconnectAsAccount();
+  reopen();
   notify(t("Your account is deleted. Its games stay, without your name."), "info");
 }
 
@@ -241,7 +238,7 @@ function closePanel() {
 // -- what the page shows ------------------------------------------------------------
 
 // The account's button on the page's tool bar (lobby, join panel, table; `prefix` for the phone's menu).
-function accountButton(prefix = "") {
+export function accountButton(prefix = "") {
   const user = ACCOUNT.user;
   return toolButton({ id: prefix + "account-button", key: prefix + "account", icon: "user",
     label: user ? user.name : t("Sign in"), title: user ? t("Your account: {name}", { name: user.name }) : t("Sign in or create an account"),
@@ -409,8 +406,8 @@ function leadersPanel() {
 
 const PANELS = { signin: () => signPanel("signin"), signup: () => signPanel("signup"), menu: menuPanel, password: passwordPanel, delete: deletePanel, games: gamesPanel, leaders: leadersPanel };
 
-// The account's dialog, if open (app.js's render() puts it on the page).
-function renderAccount() {
+// The account's dialog, if open (page.js's render() puts it on the page).
+export function renderAccount() {
   const panel = ACCOUNT.panel;
   if (!panel || !PANELS[panel] || (panel !== "signin" && panel !== "signup" && panel !== "leaders" && !ACCOUNT.user)) return null;
   const view = ACCOUNT.view;
@@ -441,7 +438,7 @@ window.addEventListener("keydown", (event) => {
 }, true);
 
 // The lobby's "Rated game" switch: for signed-in people; a rated table seats people only.
-function accountRatedField() {
+export function accountRatedField() {
   if (!ACCOUNT.user) return null;
   const box = h("input", { type: "checkbox", name: "rated", id: "f-rated", checked: accountRated(),
     onchange: (e) => { S.lobbyRated = e.target.checked; render(); } });
@@ -451,7 +448,7 @@ function accountRatedField() {
 }
 
 // At the end of a rated match: each player's rating before and after (frame.ratings).
-function accountRatings(frame) {
+export function accountRatings(frame) {
   const changes = frame.over ? frame.ratings : null;
   if (!changes || !changes.length) return null;
   return h("section", { class: "ratings", id: "rating-changes" },

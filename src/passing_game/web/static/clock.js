@@ -6,10 +6,9 @@
 // re-rendering the page. An element takes part by carrying
 // data-countdown="clock" (with data-end and data-move-end, both in
 // performance.now() time) or data-countdown="summary" (with data-end).
-// The words (labels) come from app.js through Countdown.configure.
-"use strict";
+// The words (labels) come from app.js's start() through Countdown.configure.
 
-const Countdown = (() => {
+export const Countdown = (() => {
   let timer = null;
   let words = { clock: () => "", summary: () => "" };
 

@@ -3,17 +3,26 @@
 // is away (an invitation link, a bot for the rest of the game) and, on a
 // phone, the menu that holds the top bar's tools. Every dialog keeps its
 // buttons in view: its body scrolls, its button row does not (app.css).
-"use strict";
+
+import { accountButton } from "./account.js";
+import { field, h, select } from "./dom.js";
+import { t } from "./i18n.js";
+import { render } from "./page.js";
+import { seatStatus, whoParts } from "./seat.js";
+import { act } from "./socket.js";
+import { S } from "./state.js";
+import { copyLink, tableTools } from "./table.js";
+import { languageSwitch, rulesButton } from "./tools.js";
 
 // A dialog whose buttons stay in view: its body scrolls, its button row does not.
-function dialogBox({ cls, labelledby, label, body, buttons, onBackdrop }) {
+export function dialogBox({ cls, labelledby, label, body, buttons, onBackdrop }) {
   return h("div", { class: "overlay", onclick: onBackdrop ? (e) => { if (e.target === e.currentTarget) onBackdrop(); } : null },
     h("section", { class: "dialog card " + (cls || ""), role: "dialog", "aria-modal": "true", "aria-labelledby": labelledby || null, "aria-label": label || null },
       h("div", { class: "dialog-body" }, body),
       h("div", { class: "dialog-buttons" }, buttons)));
 }
 
-function openConfirm(spec) {
+export function openConfirm(spec) {
   S.menuOpen = false;
   S.confirm = spec;
   render();
@@ -21,12 +30,12 @@ function openConfirm(spec) {
   document.getElementById(spec.danger ? "confirm-no" : "confirm-yes")?.focus();
 }
 
-function closeConfirm() {
+export function closeConfirm() {
   S.confirm = null;
   render();
 }
 
-function renderConfirm() {
+export function renderConfirm() {
   const c = S.confirm;
   if (!c) return null;
   return dialogBox({
@@ -42,7 +51,7 @@ function renderConfirm() {
   });
 }
 
-function askLeave() {
+export function askLeave() {
   const frame = S.frame;
   if (frame.over || frame.you === null) return goToLobby();
   openConfirm({
@@ -61,7 +70,7 @@ function askLeave() {
   });
 }
 
-function goToLobby() {
+export function goToLobby() {
   S.code = null;
   S.last = -1;
   S.frame = null;
@@ -75,7 +84,7 @@ function goToLobby() {
   render();
 }
 
-function askResign() {
+export function askResign() {
   openConfirm({
     kind: "resign",
     danger: true,
@@ -86,19 +95,19 @@ function askResign() {
   });
 }
 
-function openSeatTools(seat) {
+export function openSeatTools(seat) {
   S.seatTools = { seat, link: null, level: (S.config.levels[1] || S.config.levels[0] || { name: "medium" }).name };
   render();
   document.getElementById("invite-button")?.focus();
 }
 
-function closeSeatTools() {
+export function closeSeatTools() {
   S.seatTools = null;
   render();
 }
 
 // The creator's dialog for a seat whose person is away: invite someone, or let a bot play it.
-function renderSeatTools(frame) {
+export function renderSeatTools(frame) {
   const tools = S.seatTools;
   if (!tools || !frame.creator) return null;
   const seat = tools.seat;
@@ -140,19 +149,19 @@ function renderSeatTools(frame) {
 
 // On a phone the top bar keeps the table's code, the connection and the round;
 // its tools (sounds, turn alerts, resign, leave, rules, language) are here.
-function openMenu() {
+export function openMenu() {
   S.menuOpen = true;
   render();
   document.getElementById("menu-close")?.focus();
 }
 
-function closeMenu() {
+export function closeMenu() {
   S.menuOpen = false;
   render();
   document.getElementById("menu-button")?.focus();
 }
 
-function renderMenu(frame) {
+export function renderMenu(frame) {
   if (!S.menuOpen) return null;
   return dialogBox({
     cls: "menu-dialog",
@@ -164,7 +173,7 @@ function renderMenu(frame) {
 }
 
 // Tab and Shift+Tab stay inside the topmost open dialog (they are modal).
-function trapFocus(event) {
+export function trapFocus(event) {
   if (event.key !== "Tab") return;
   const dialogs = document.querySelectorAll('[role="dialog"][aria-modal="true"]');
   const dialog = dialogs[dialogs.length - 1];

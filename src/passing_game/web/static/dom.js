@@ -1,14 +1,13 @@
 // Building the page's elements: h() for any element, the icons (inline
 // SVG, no font needed), the dominoes, form fields, and tileText(), the one
 // function that writes a tile for people ("[3|5]"). No words of its own.
-"use strict";
 
 // The one way the page writes a tile for people: "[3|5]", as the server's sentences do.
-function tileText(a, b) {
+export function tileText(a, b) {
   return `[${a}|${b}]`;
 }
 
-function h(tag, attrs, ...children) {
+export function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs || {})) {
     if (value === null || value === undefined || value === false) continue;
@@ -26,7 +25,7 @@ function h(tag, attrs, ...children) {
 }
 
 // Icons as inline SVG paths (24x24, drawn with the text colour).
-const ICONS = {
+export const ICONS = {
   link: "M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1",
   sound: "M4 9h4l5-4v14l-5-4H4zM16 9a4 4 0 0 1 0 6M18.5 6.5a8 8 0 0 1 0 11",
   mute: "M4 9h4l5-4v14l-5-4H4zM16 9.5l5 5M21 9.5l-5 5",
@@ -41,7 +40,7 @@ const ICONS = {
   lock: "M7.5 11V8a4.5 4.5 0 0 1 9 0v3M5.5 11h13v10h-13z",
 };
 
-function icon(name) {
+export function icon(name) {
   const NS = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(NS, "svg");
   svg.setAttribute("viewBox", "0 0 24 24");
@@ -76,7 +75,7 @@ function half(n, across) {
 }
 
 // One domino face up: `across` lays it on its side (a-b read left to right).
-function domino(a, b, opts = {}) {
+export function domino(a, b, opts = {}) {
   const across = !!opts.across;
   const cls = ["domino", across ? "across" : "upright"];
   if (a === b) cls.push("double");
@@ -96,7 +95,7 @@ function domino(a, b, opts = {}) {
   return h(tag, attrs, half(a, across), h("span", { class: "bar", "aria-hidden": "true" }), half(b, across));
 }
 
-function backTile(opts = {}) {
+export function backTile(opts = {}) {
   const cls = ["domino", "back", opts.across ? "across" : "upright"];
   if (opts.small) cls.push("small");
   if (opts.locked) cls.push("locked");
@@ -104,22 +103,22 @@ function backTile(opts = {}) {
     opts.locked ? h("span", { class: "lock" }, icon("lock")) : null);
 }
 
-function tileParts(text) {
+export function tileParts(text) {
   const [a, b] = text.split("-").map(Number);
   return [a, b];
 }
 
 // "3-5" (the protocol's form) -> "[3|5]".
-function tileOf(text) {
+export function tileOf(text) {
   return tileText(...tileParts(text));
 }
 
-function field(label, control, hint) {
+export function field(label, control, hint) {
   return h("label", { class: "field" }, h("span", { class: "label", text: label }), control,
     hint ? h("span", { class: "hint", text: hint }) : null);
 }
 
-function select(name, options, value) {
+export function select(name, options, value) {
   return h("select", { name, id: "f-" + name },
     options.map(([v, label]) => h("option", { value: v, selected: v === value }, label)));
 }

@@ -7,9 +7,8 @@
 // small parser below, because the page's Content-Security-Policy forbids
 // eval and new Function. The choice of language is kept in localStorage and
 // in the pg_lang cookie, which the server reads on every request and socket.
-"use strict";
 
-const I18N = (() => {
+export const I18N = (() => {
   const STORE_KEY = "passing-game:lang";
   const COOKIE = "pg_lang";
   let catalog = { language: "en", texts: {}, plurals: {}, languages: [] };
@@ -193,3 +192,12 @@ const I18N = (() => {
     get languages() { return catalog.languages; },
   };
 })();
+
+// The page's two ways to word a text, for every other module.
+export function t(key, params) {
+  return I18N.t(key, params);
+}
+
+export function nt(key, n, params) {
+  return I18N.nt(key, n, params);
+}

@@ -1,9 +1,18 @@
 // The lobby (a new table, joining a friend's table, watching) and the join
 // panel that a table's link or an invitation opens. Its words come from t()
-// and nt() like the rest of the page (app.js, i18n.js).
-"use strict";
+// and nt() like the rest of the page (i18n.js).
 
-function savedName() {
+import { accountRated, accountRatedField, accountSeat } from "./account.js";
+import { domino, field, h, select } from "./dom.js";
+import { nt, t } from "./i18n.js";
+import { notify, render } from "./page.js";
+import { Quick } from "./quickplay.js";
+import { seatNo } from "./seat.js";
+import { savedSeat, send } from "./socket.js";
+import { S } from "./state.js";
+import { pageTools } from "./tools.js";
+
+export function savedName() {
   return localStorage.getItem("passing-game:name") || "";
 }
 
@@ -14,7 +23,7 @@ function ruleWord(kind, value) {
 // The clocks a new table may have: seconds per move, or none.
 const CLOCKS = ["none", "20", "45", "90"];
 
-function renderLobby() {
+export function renderLobby() {
   const cfg = S.config;
   const form = h("form", { class: "card create", id: "create-form", onsubmit: (e) => { e.preventDefault(); createTable(); } });
   const players = Number(S.lobbyPlayers || 2);
@@ -130,11 +139,11 @@ function createTable() {
   send(msg);
 }
 
-function normCode(text) {
+export function normCode(text) {
   return (text || "").toUpperCase().replace(/[\s-]/g, "");
 }
 
-function joinTable(code, name) {
+export function joinTable(code, name) {
   code = normCode(code);
   name = (name || "").trim();
   if (!name) {
@@ -154,7 +163,7 @@ function joinTable(code, name) {
   else send({ type: "join", code, name });
 }
 
-function watchTable(code) {
+export function watchTable(code) {
   code = normCode(code);
   S.code = code;
   S.watching = true;
@@ -162,7 +171,7 @@ function watchTable(code) {
   send({ type: "watch", code });
 }
 
-function renderJoinPanel() {
+export function renderJoinPanel() {
   const name = h("input", { type: "text", id: "jp-name", maxlength: S.config.max_name, value: S.lobbyName ?? savedName(), oninput: (e) => { S.lobbyName = e.target.value; } });
   let invited = null;
   if (S.invite) {

@@ -3,9 +3,8 @@
 // person asks for reduced motion (prefers-reduced-motion; app.css has the
 // same media query for its CSS transitions and animations).
 // This file has no words of its own.
-"use strict";
 
-const Motion = (() => {
+export const Motion = (() => {
   const query = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
 
   function reduced() {

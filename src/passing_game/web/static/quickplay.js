@@ -3,15 +3,22 @@
 // "Play now" sends {type: "quick", players, rated[, name]}; while the
 // person waits the server sends {type: "queue", players, rated, waiting,
 // since, waited_ms, fill_after, fill_in_ms}, and once they are seated the
-// usual "joined" and state frames (app.js takes over from there). After
+// usual "joined" and state frames (messages.js takes over from there). After
 // fill_in_ms the waiting panel offers bots ({type: "quick_fill"});
 // "Stop waiting" sends {type: "quick_cancel"}, answered {type: "queue_left"}.
 // The public tables come from GET /api/tables/public, the daily deal's
 // table from GET /api/daily[/DAY]; {type: "daily"} plays today's deal.
 // Every word through t()/nt(); names only ever through textContent.
-"use strict";
 
-const Quick = {
+import { Countdown } from "./clock.js";
+import { field, h } from "./dom.js";
+import { nt, t } from "./i18n.js";
+import { joinTable, savedName, watchTable } from "./lobby.js";
+import { notify, render } from "./page.js";
+import { refused, send } from "./socket.js";
+import { S } from "./state.js";
+
+export const Quick = {
   players: 2,
   rated: false,
   asked: null, // the last quick message sent (sent again after a reconnection)
@@ -31,7 +38,7 @@ const QUICK_FRESH_MS = 30_000;
 
 // -- frames ---------------------------------------------------------------------
 
-// Called first by app.js's receive(): true when the message was quick play's own.
+// Called first by receive() (messages.js): true when the message was quick play's own.
 Quick.receive = function (msg) {
   if (msg.type === "queue") {
     Quick.queue = { ...msg, at: performance.now() };

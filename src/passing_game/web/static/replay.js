@@ -12,9 +12,15 @@
 // view (POST /api/analysis starts it in the server's worker processes, GET
 // /api/analysis/HASH/SEAT tells its progress and then its result).
 // Every text comes from t()/nt() (i18n.js) or from the server, in the page's language.
-"use strict";
 
-const Replay = (() => {
+import { backTile, domino, field, h, tileParts } from "./dom.js";
+import { I18N, nt, t } from "./i18n.js";
+import { render } from "./page.js";
+import { seatNo } from "./seat.js";
+import { copyLink } from "./table.js";
+import { pageTools, toolButton } from "./tools.js";
+
+export const Replay = (() => {
   const MAX_BYTES = 256 * 1024;
   const R = {
     on: false,
@@ -310,7 +316,7 @@ const Replay = (() => {
         field(t("Whose view"), view)));
   }
 
-  // The page of a replay (app.js's render() puts it in place).
+  // The page of a replay (page.js's render() puts it in place).
   function draw() {
     if (!R.data) {
       const page = R.code

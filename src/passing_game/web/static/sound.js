@@ -4,10 +4,9 @@
 // (Sound.enabled / Sound.setEnabled) is remembered in localStorage. Browsers
 // start audio only after the person has clicked or pressed a key, so the
 // context is made (or resumed) on the first such gesture: Sound.unlock().
-// This file has no words of its own: the switch's label is app.js's.
-"use strict";
+// This file has no words of its own: the switch's label is table.js's.
 
-const Sound = (() => {
+export const Sound = (() => {
   const KEY = "passing-game:sound";
   let ctx = null;
 

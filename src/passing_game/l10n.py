@@ -2,9 +2,10 @@
 
 Babel's CLDR data does the work (``1,234`` in English, ``1.234`` in
 Croatian, ``1 234`` in Galician; "A, B and C", "A, B e C", "A, B i C").
-The rules core may not import Babel, so importing this module also hands
-its number formatter to ``passing_game.i18n.format_number``, which the
-bots' hint sentences use.
+The rules core and the words players read (``passing_game.words``) may not
+import Babel, so they format through ``passing_game.i18n``'s hooks, which
+``install`` fills. Only the apps import this module (the terminal and the
+web call ``install`` as they load), never the core or the bots.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Sequence
 from babel.lists import format_list
 from babel.numbers import format_decimal
 
-from passing_game.i18n import current_language, set_number_formatter
+from passing_game.i18n import current_language, set_list_formatter, set_number_formatter
 
 
 def number(value: int) -> str:
@@ -34,4 +35,7 @@ def and_list(items: Sequence[str]) -> str:
     return format_list(list(items), locale=current_language()) if items else ""
 
 
-set_number_formatter(decimal)
+def install() -> None:
+    """Have ``i18n.format_number`` and ``i18n.format_list`` write as Babel does."""
+    set_number_formatter(decimal)
+    set_list_formatter(and_list)

@@ -1,0 +1,113 @@
+// What the server says: joined, a new state, a hint, an invitation, an error.
+
+import { afterRender, announce } from "./announce.js";
+import { goToLobby } from "./dialogs.js";
+import { t } from "./i18n.js";
+import { notify, render } from "./page.js";
+import { Quick } from "./quickplay.js";
+import { seatKey, send } from "./socket.js";
+import { S } from "./state.js";
+
+export function receive(msg) {
+  if (Quick.receive(msg)) return; // quick play's own frames (quickplay.js)
+  if (msg.type === "joined") {
+    S.code = msg.table;
+    S.seat = msg.seat;
+    S.last = msg.state;
+    if (msg.token) {
+      localStorage.setItem(seatKey(msg.table), JSON.stringify({ seat: msg.seat, token: msg.token }));
+    }
+    S.watching = msg.seat === null;
+    if (S.invite) {
+      // The invitation is used up: the address loses ?invite (the seat token is kept as always).
+      S.invite = null;
+      S.inviteSeat = null;
+      history.replaceState(null, "", msg.link);
+    } else if (location.pathname !== msg.link) {
+      history.pushState(null, "", msg.link);
+      window.scrollTo(0, 0);
+    }
+    return;
+  }
+  if (msg.type === "state" && S.code !== msg.table) return; // a table this page has left
+  if (typeof msg.state === "number" && S.last >= 0 && msg.state > S.last + (msg.type === "state" ? 1 : 0)) {
+    // A message was missed: ask for the whole state again.
+    send({ type: "sync" });
+  }
+  if (msg.type === "state") {
+    if (S.last >= 0 && msg.state <= S.last && S.frame && S.frame.table === msg.table) {
+      if (msg.state < S.last) return; // stale
+    }
+    S.last = msg.state;
+    S.live = true;
+    msg.at = performance.now(); // countdowns run from the frame's arrival
+    const before = S.frame;
+    S.frame = msg;
+    if (!before || before.round.number !== msg.round.number || before.game !== msg.game || msg.round.history.length !== before.round.history.length) {
+      S.hint = null;
+      S.choosing = null;
+      if (S.confirm && S.confirm.kind === "pass") S.confirm = null;
+    }
+    if (before && before.table === msg.table && before.game === msg.game && !msg.over
+        && before.paused && before.waiting.includes(before.you) && !msg.paused
+        && msg.summary && before.summary && msg.summary.round === before.summary.round) {
+      // The summary's countdown ended while this person read it: the table
+      // went on without them, so the summary closes (its result stays one
+      // click away) and the page says why.
+      localStorage.setItem(seenKey(msg), String(msg.summary.round));
+      if (S.summaryOpen) {
+        S.summaryOpen = false;
+        notify(t("The next round has started."), "info");
+      }
+    }
+    if (msg.summary && !seenSummary(msg)) S.summaryOpen = true;
+    if (msg.over) S.summaryOpen = true;
+    announce(before, msg);
+    render();
+    afterRender();
+    return;
+  }
+  if (msg.type === "hint") {
+    S.hint = msg;
+    render();
+    return;
+  }
+  if (msg.type === "left") {
+    // This seat left the table (here or in another tab): back to the lobby.
+    if (S.code === msg.table) {
+      goToLobby();
+      notify(t("You left the table."), "info");
+    }
+    return;
+  }
+  if (msg.type === "invite") {
+    if (S.seatTools && S.seatTools.seat === msg.seat) S.seatTools = { ...S.seatTools, link: msg.link };
+    render();
+    document.getElementById("invite-copy")?.focus();
+    return;
+  }
+  if (msg.type === "error") {
+    if (msg.code === "bad-token" || msg.code === "no-such-table") {
+      if (S.code) localStorage.removeItem(seatKey(S.code));
+      // The seat is no longer this page's (its token was revoked): the join panel, not a stale table.
+      if (msg.code === "bad-token" && !S.watching) {
+        S.frame = null;
+        S.live = false;
+      }
+      if (msg.code === "no-such-table") {
+        S.code = null;
+        S.frame = null;
+        history.pushState(null, "", "/");
+      }
+    }
+    notify(msg.message, "error");
+  }
+}
+
+export function seenKey(frame) {
+  return `passing-game:seen:${frame.table}:${frame.game}`;
+}
+
+function seenSummary(frame) {
+  return Number(localStorage.getItem(seenKey(frame)) || 0) >= frame.summary.round;
+}

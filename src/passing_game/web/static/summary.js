@@ -1,0 +1,85 @@
+// The score pad and the round's (or the game's) summary.
+
+import { accountRatings } from "./account.js";
+import { dialogBox } from "./dialogs.js";
+import { domino, h, tileParts } from "./dom.js";
+import { nt, t } from "./i18n.js";
+import { seenKey } from "./messages.js";
+import { render } from "./page.js";
+import { whoParts } from "./seat.js";
+import { act, online } from "./socket.js";
+import { S } from "./state.js";
+
+// The score pad's column heads: a seat's name and number, or a team and its seats, as separate texts.
+function padHead(frame, side) {
+  if (frame.rules.partnerships) {
+    const mine = frame.you !== null && frame.seats[frame.you].side === side;
+    return h("th", { scope: "col" },
+      h("span", { class: "name", text: mine ? t("Your team") : t("Team") }),
+      h("span", { class: "seat-no", text: t("Seats {a}+{b}", { a: side + 1, b: side + 3 }) }));
+  }
+  return h("th", { scope: "col" }, whoParts(frame, side));
+}
+
+export function renderPad(frame) {
+  const table = h("table", { class: "pad" },
+    h("caption", { text: frame.daily ? nt("Score pad · {n} round", frame.daily.rounds) : t("Score pad · first to {n}", { n: frame.target }) }),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("Round") }), frame.scores.map((_, side) => padHead(frame, side)))),
+    h("tbody", {}, frame.pad.map((row) => h("tr", {},
+      h("th", { scope: "row", text: String(row.round), title: row.reason_word }),
+      row.points.map((p, i) => h("td", { class: row.winner === i ? "won" : "", text: p ? String(p) : "·" }))))),
+    h("tfoot", {}, h("tr", {}, h("th", { scope: "row", text: t("Total") }), frame.scores.map((s) => h("td", { text: String(s) })))));
+  return table;
+}
+
+export function renderSummary(frame) {
+  const sum = frame.summary;
+  if (!S.summaryOpen || (!sum && !frame.over)) return null;
+  const hands = sum ? sum.hands.map((hand, seat) => h("li", { class: "reveal" + (sum.pips[seat] === Math.min(...sum.pips) ? " low" : "") },
+    whoParts(frame, seat),
+    h("span", { class: "tiles" }, hand.length ? hand.map((tile) => { const [a, b] = tileParts(tile); return domino(a, b, { small: true }); }) : h("em", { text: t("empty") })),
+    h("span", { class: "pips", text: nt("{n} pip", sum.pips[seat]) }))) : [];
+  const close = () => {
+    if (!act({ type: "continue" })) return;
+    if (sum) localStorage.setItem(seenKey(frame), String(sum.round));
+    S.summaryOpen = false;
+    render();
+  };
+  const live = online();
+  const buttons = [];
+  if (frame.over) {
+    if (!frame.spectator && !frame.daily) buttons.push(h("button", { type: "button", class: "primary", id: "rematch-button", "data-key": "rematch", "aria-disabled": live ? null : "true", onclick: () => { if (act({ type: "rematch" })) { S.summaryOpen = false; render(); } } }, t("Rematch")));
+    buttons.push(h("a", { class: "button", href: `/api/tables/${frame.table}/record?game=${frame.game}`, download: "" }, t("Download the record")));
+    buttons.push(h("a", { class: "button", id: "replay-link", href: `/replay/${frame.table}/${frame.game}` }, t("Replay and analysis")));
+    buttons.push(h("a", { class: "button", href: "/" }, t("Back to the lobby")));
+    buttons.push(h("button", { type: "button", "data-key": "close-summary", onclick: () => { S.summaryOpen = false; render(); } }, t("Close")));
+  } else {
+    buttons.push(h("button", { type: "button", class: "primary", id: "continue-button", "data-key": "continue", "aria-disabled": live ? null : "true", onclick: close }, t("Next round")));
+    if (frame.summary_ms !== null && frame.summary_ms !== undefined && frame.paused) {
+      buttons.push(h("span", { class: "summary-countdown", role: "timer", dataset: { countdown: "summary", end: String((frame.at || performance.now()) + frame.summary_ms) } }));
+    }
+  }
+  let resigned = null;
+  if (frame.over && frame.resigned !== null && frame.resigned !== undefined) {
+    resigned = h("p", { class: "resigned", text: frame.resigned === frame.you ? t("You resigned.") : t("{name} resigned.", { name: frame.seats[frame.resigned].name }) });
+  }
+  return dialogBox({
+    cls: "summary",
+    labelledby: "summary-title",
+    body: [
+      h("h2", { id: "summary-title", text: frame.over ? frame.status : t("Round {n} is over", { n: sum.round }) }),
+      resigned,
+      sum ? h("p", { class: "reason", text: sum.reason_text }) : null,
+      sum && sum.train.length ? h("div", { class: "final-train", role: "img", "aria-label": t("The train") },
+        sum.train.map(([a, b]) => domino(a, b, { across: a !== b, small: true }))) : null,
+      sum ? h("h3", { text: t("Hands revealed") }) : null,
+      sum ? h("ul", { class: "reveals" }, hands) : null,
+      sum ? h("p", { class: "locked-line" }, h("span", { text: t("Locked in the boneyard, never drawn:") + " " }),
+        sum.locked.map((tile) => { const [a, b] = tileParts(tile); return domino(a, b, { small: true, across: true }); })) : null,
+      sum ? h("div", { class: "scoring" }, sum.lines.map((line) => h("p", { text: line }))) : null,
+      accountRatings(frame),
+      renderPad(frame),
+    ],
+    buttons,
+  });
+}

@@ -1,0 +1,193 @@
+// The table page: its top bar and tools, the train, the boneyard, the last
+// moves and the log, around the seats (seat.js) and the hand (hand.js).
+
+import { notifyWanted, toggleNotify } from "./announce.js";
+import { askLeave, askResign, openMenu, renderConfirm, renderMenu, renderSeatTools } from "./dialogs.js";
+import { backTile, domino, h, icon, tileText } from "./dom.js";
+import { doPass, endChoice, renderHand } from "./hand.js";
+import { nt, t } from "./i18n.js";
+import { notify, render } from "./page.js";
+import { autoMark, isPlay, moveWords, renderSeat, whoParts } from "./seat.js";
+import { act, online, reconnectNow, refused } from "./socket.js";
+import { Sound } from "./sound.js";
+import { S } from "./state.js";
+import { renderPad, renderSummary } from "./summary.js";
+import { pageTools, toolButton } from "./tools.js";
+
+function renderTrain(frame) {
+  const r = frame.round;
+  const box = h("div", { class: "train", id: "train", role: "list", "aria-label": t("The train") });
+  if (!r.train.length) {
+    box.append(h("p", { class: "empty-train", text: t("The train is empty: any tile may lead.") }));
+    return box;
+  }
+  const last = r.last && r.last.index !== undefined ? r.last.index : -1;
+  const tiles = r.train.map(([a, b], i) => {
+    const isDouble = a === b;
+    const label = tileText(a, b) + (i === last ? ". " + t("Last tile played") : "");
+    const tile = domino(a, b, { across: !isDouble, label, extra: i === last ? "last" : "" });
+    tile.setAttribute("role", "listitem");
+    return tile;
+  });
+  // The end marks stay with the end tiles when the train wraps.
+  const left = h("span", { class: "end-mark left", "aria-label": t("Left end shows {n}", { n: r.ends[0] }) }, "◀ " + r.ends[0]);
+  const right = h("span", { class: "end-mark right", "aria-label": t("Right end shows {n}", { n: r.ends[1] }) }, r.ends[1] + " ▶");
+  if (tiles.length === 1) {
+    box.append(h("span", { class: "keep" }, left, tiles[0], right));
+  } else {
+    box.append(h("span", { class: "keep" }, left, tiles[0]), ...tiles.slice(1, -1), h("span", { class: "keep" }, tiles[tiles.length - 1], right));
+  }
+  return box;
+}
+
+// The last few moves of the round, newest last, just above the hand: readable on a phone too.
+function renderRecent(frame) {
+  const history = frame.round.history;
+  if (!history.length) return null;
+  const recent = history.slice(-Math.min(3, frame.seats.length));
+  return h("ol", { class: "recent", "aria-label": t("Last moves") },
+    recent.map((turn, i) => h("li", { class: "recent-move m-" + (isPlay(turn.move) ? "play" : turn.move) + (i === recent.length - 1 ? " newest" : "") },
+      whoParts(frame, turn.seat),
+      h("span", { class: "what", text: moveWords(frame, turn) }),
+      autoMark(turn))));
+}
+
+function renderBoneyard(frame) {
+  const r = frame.round;
+  const pile = h("div", { class: "pile", "aria-hidden": "true" });
+  for (let i = 0; i < r.drawable; i++) pile.append(backTile({ small: true }));
+  for (let i = 0; i < r.locked; i++) pile.append(backTile({ small: true, locked: true }));
+  return h("div", { class: "boneyard", role: "group",
+      "aria-label": nt("Boneyard: {n} tile, {d} can be drawn, {l} locked", r.boneyard, { d: r.drawable, l: r.locked }) },
+    h("div", { class: "boneyard-title", text: t("Boneyard") }),
+    pile,
+    h("div", { class: "boneyard-note", text: t("{d} to draw · {l} locked", { d: r.drawable, l: r.locked }) }));
+}
+
+function renderLog(frame) {
+  const list = h("ol", { class: "log", id: "log", "aria-label": t("Moves this round") });
+  for (const line of frame.round.log) list.append(h("li", { text: line }));
+  if (!frame.round.log.length) list.append(h("li", { class: "muted", text: t("No moves yet this round.") }));
+  return list;
+}
+
+
+function offlineBanner() {
+  if (online()) return null;
+  const nudged = performance.now() - S.nudgeAt < 1000;
+  return h("div", { class: "offline-banner" + (nudged ? " nudge" : ""), id: "offline-banner", role: "status" },
+    h("strong", { text: t("Connection lost: reconnecting…") }),
+    h("span", { text: t("Nothing you click is sent until the connection is back.") }),
+    h("button", { type: "button", class: "small", "data-key": "reconnect", onclick: reconnectNow }, t("Try again now")));
+}
+
+// The table's own tools (the top bar on a wide screen, the menu on a phone: `prefix` keeps ids apart).
+export function tableTools(frame, prefix = "") {
+  const soundOn = Sound.enabled();
+  const tools = [
+    toolButton({ id: prefix + "sound-button", key: prefix + "sound", icon: soundOn ? "sound" : "mute", label: t("Sounds"), pressed: soundOn, iconOnly: !prefix,
+      onclick: () => { Sound.setEnabled(!Sound.enabled()); render(); } }),
+  ];
+  if ("Notification" in window && frame.you !== null) {
+    const blocked = Notification.permission === "denied";
+    tools.push(toolButton({ id: prefix + "notify-button", key: prefix + "notify", icon: "bell", label: t("Tell me when it is my turn"), pressed: notifyWanted(), iconOnly: !prefix,
+      disabled: blocked, title: blocked ? t("Notifications are blocked in this browser.") : null, onclick: toggleNotify }));
+  }
+  // The page's top bar keeps to the page's tools; the seat's own actions
+  // (resign, leave) sit with the player's hand, and all of them in the phone's menu.
+  if (prefix) tools.push(...seatActions(frame, prefix));
+  return tools;
+}
+
+function seatActions(frame, prefix = "") {
+  const live = online();
+  const actions = [];
+  if (frame.can_resign) {
+    actions.push(toolButton({ id: prefix + "resign-button", key: prefix + "resign", icon: "flag", label: t("Resign"), onclick: () => (live ? askResign() : refused()) }));
+  }
+  if (frame.you !== null) {
+    actions.push(toolButton({ id: prefix + "leave-button", key: prefix + "leave", icon: "leave", label: t("Leave the table"),
+      onclick: () => (live || frame.over ? askLeave() : refused()) }));
+  }
+  return actions;
+}
+
+export function renderTable() {
+  const frame = S.frame;
+  const r = frame.round;
+  const order = [];
+  const me = frame.you;
+  const n = frame.seats.length;
+  for (let i = 1; i <= n; i++) {
+    const seat = me === null ? i - 1 : (me + i) % n;
+    if (seat !== me) order.push(seat);
+  }
+  const live = online();
+  const link = location.origin + "/t/" + frame.table;
+  const top = h("header", { class: "topbar" },
+    h("div", { class: "topbar-main" },
+      h("a", { href: "/", class: "brand", text: t("The Passing Game") }),
+      h("span", { class: "code" }, h("span", { text: t("Table") + " " }), h("strong", { id: "table-code", text: frame.table })),
+      toolButton({ key: "copy", icon: "link", label: t("Copy link"), onclick: () => copyLink(link) }),
+      h("span", { class: "net " + (S.wsOpen ? "on" : "off"), text: S.wsOpen ? t("connected") : t("reconnecting…") }),
+      h("span", { class: "round-no", text: t("Round {n}", { n: r.number }) }),
+      toolButton({ id: "menu-button", key: "menu", icon: "menu", label: t("Menu"), onclick: openMenu })),
+    pageTools(tableTools(frame)));
+  const status = h("p", { class: "status" + (r.legal.length ? " mine" : ""), id: "status", role: "status", "aria-live": "polite", text: frame.status });
+  const opponents = h("div", { class: "opponents seats-" + order.length }, order.map((seat) => renderSeat(frame, seat)));
+  const board = h("div", { class: "board" }, renderTrain(frame), renderBoneyard(frame));
+  let mine = null;
+  if (me !== null) {
+    const hintText = S.hint ? h("p", { class: "hint-text", role: "status" }, h("strong", { text: S.hint.text + " " }), S.hint.reason || "") : null;
+    const off = live ? null : "true";
+    const passWarning = r.pass_ends_round && r.can_pass
+      ? h("span", { class: "pass-warning", id: "pass-warning", role: "note" }, icon("warning"), h("span", { text: t("Passing now ends the round") }))
+      : null;
+    mine = h("section", { class: "my-area", "aria-label": t("Your hand") },
+      renderSeat(frame, me),
+      endChoice(frame),
+      renderHand(frame),
+      h("div", { class: "actions" },
+        h("button", { type: "button", id: "draw-button", "data-key": "draw", disabled: !r.can_draw, "aria-disabled": off, onclick: () => act({ type: "draw" }), title: t("Shortcut: D") }, t("Draw")),
+        h("button", { type: "button", id: "pass-button", "data-key": "pass", disabled: !r.can_pass, "aria-disabled": off, "aria-describedby": passWarning ? "pass-warning" : null, onclick: doPass, title: t("Shortcut: P") }, t("Pass")),
+        h("button", { type: "button", id: "hint-button", "data-key": "hint", disabled: !r.legal.length, "aria-disabled": off, onclick: () => act({ type: "hint" }), title: t("Shortcut: H") }, t("Hint")),
+        passWarning,
+        h("span", { class: "pips-mine", text: t("Your pips: {n}", { n: r.pips }) }),
+        h("span", { class: "seat-actions" }, seatActions(frame))),
+      hintText);
+  } else {
+    mine = h("p", { class: "watching", text: t("You are watching this table. Hands stay hidden.") });
+  }
+  let invite = null;
+  if (!frame.started) {
+    invite = h("div", { class: "invite card" },
+      h("p", { text: t("Share this code or link with your friends:") }),
+      h("p", { class: "big-code", text: frame.table }),
+      h("p", {}, h("code", { text: link })),
+      h("button", { type: "button", class: "primary", onclick: () => copyLink(link) }, t("Copy link")));
+  }
+  const side = h("aside", { class: "side" },
+    renderPad(frame),
+    frame.summary && !S.summaryOpen ? h("button", { type: "button", class: "small", "data-key": "show-summary", onclick: () => { S.summaryOpen = true; render(); } }, t("Last round's result")) : null,
+    h("h2", { text: t("Moves") }),
+    renderLog(frame));
+  return h("div", { class: "table-page" },
+    top,
+    offlineBanner(),
+    h("main", { class: "table-grid" },
+      h("div", { class: "play" }, opponents, status, invite, board, renderRecent(frame), mine),
+      side),
+    renderSummary(frame),
+    renderSeatTools(frame),
+    renderMenu(frame),
+    renderConfirm());
+}
+
+export async function copyLink(link) {
+  try {
+    await navigator.clipboard.writeText(link);
+    notify(t("Link copied."), "info");
+  } catch (e) {
+    notify(link, "info");
+  }
+}
