@@ -6,8 +6,9 @@ does, and the search's ``State`` the same list as move codes.
 
 The list has one entry per distinct outcome: on an empty train every tile is
 listed once, on the left, and where both ends show the same number a fitting
-tile is listed once, on the left. ``LegalMoves`` keeps that order and length
-and still answers ``in`` completely: such a play is legal on the right too.
+tile is listed once, on the left. There the list is an ``EitherEnd``, which
+keeps that order and length and still answers ``in`` completely: such a play
+is legal on the right too.
 
 >>> from passing_game.tiles import Tile, mask_of
 >>> hand = mask_of([Tile(3, 5), Tile(0, 0)])
@@ -17,8 +18,6 @@ and still answers ``in`` completely: such a play is legal on the right too.
 """
 
 from __future__ import annotations
-
-from collections.abc import Iterable
 
 from passing_game.moves import CODE_MOVES, DRAW_CODE, PASS_CODE, PLAYS_LEFT, Move, Play
 from passing_game.rules import LOCKED_TILES
@@ -77,21 +76,13 @@ def legal_codes(hand: int, left: int, right: int, boneyard_size: int, forced: bo
     return codes
 
 
-class LegalMoves(list[Move]):
-    """The legal moves in ``Round.legal_moves`` order, where ``in`` is a complete check.
-
-    This class is for ends that differ, where every legal play is listed;
-    ``EitherEnd`` is for the others.
-    """
-
-    __slots__ = ()
-
-
-class EitherEnd(LegalMoves):
-    """``LegalMoves`` where a play has the same outcome on either end.
+class EitherEnd(list[Move]):
+    """Legal moves where a play has the same outcome on either end.
 
     On an empty train, or where both ends show one number, a play is listed
     on the left only; ``in`` accepts it on the right too, as ``play`` does.
+    (Where the ends differ every legal play is listed, and a plain ``list``
+    answers ``in`` completely.)
     """
 
     __slots__ = ()
@@ -106,17 +97,14 @@ class EitherEnd(LegalMoves):
         )
 
 
-def legal_list(moves: Iterable[Move], ends: tuple[int, int] | None) -> LegalMoves:
-    """``moves``, legal on ``ends``, as the ``LegalMoves`` that answers ``in`` for them."""
-    if ends is None or ends[0] == ends[1]:
-        return EitherEnd(moves)
-    return LegalMoves(moves)
-
-
 def legal_moves(
     hand: int, ends: tuple[int, int] | None, boneyard_size: int, forced: bool
-) -> LegalMoves:
-    """``legal_codes`` as moves, for ``Round.legal_moves`` and ``View.legal_moves``."""
+) -> list[Move]:
+    """``legal_codes`` as moves, for ``Round.legal_moves`` and ``View.legal_moves``.
+
+    ``move in`` the list is a complete legality check (an ``EitherEnd`` where
+    a play fits either end alike).
+    """
     left, right = (-1, -1) if ends is None else ends
-    codes = legal_codes(hand, left, right, boneyard_size, forced)
-    return legal_list(map(CODE_MOVES.__getitem__, codes), ends)
+    moves = map(CODE_MOVES.__getitem__, legal_codes(hand, left, right, boneyard_size, forced))
+    return EitherEnd(moves) if left == right else list(moves)

@@ -538,7 +538,7 @@ class PyRound(Round):
 
     def legal_moves(self) -> list[Move]:
         if self._result is not None:
-            return legality.LegalMoves()
+            return []
         state = self._state
         return legality.legal_moves(
             state.hands[state.to_move], state.ends, state.boneyard_size, state.forced
@@ -598,25 +598,13 @@ if _fastround is not None:
         _refuse,
         RoundResult,
         Placed,
+        legality.EitherEnd,
     )
-
-    _c_legal_moves = _fastround.RoundCore.legal_moves
 
     class FastRound(_fastround.RoundCore, Round):  # type: ignore[misc]
         """The ``Round`` whose state lives in C (``_fastround.c``); same API as ``PyRound``."""
 
         __slots__ = ()
-
-        def legal_moves(self) -> list[Move]:
-            """The C engine's list; where a play fits either end alike, as ``EitherEnd``.
-
-            Where the ends differ the C list already answers ``in`` completely.
-            """
-            moves: list[Move] = _c_legal_moves(self)
-            ends = self._ends
-            if ends is None or ends[0] == ends[1]:
-                return legality.EitherEnd(moves)
-            return moves
 
         @classmethod
         def _start(

@@ -78,7 +78,7 @@ class View:
         on it is a complete legality check.
         """
         if self.to_move != self.seat:
-            return legality.LegalMoves()
+            return []
         return legality.legal_moves(
             mask_of(self.hand), self.ends, self.boneyard_size, self.rules.passing == "forced"
         )
