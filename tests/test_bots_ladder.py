@@ -27,9 +27,8 @@ from passing_game.bots import (
 )
 from passing_game.bots.heuristic import HeuristicBot
 from passing_game.bots.sampling import Sampler
-from passing_game.bots.search import SUIT
 from passing_game.moves import DRAW, PASS, Move, Play
-from passing_game.tiles import Tile
+from passing_game.tiles import SUIT_MASKS, Tile
 from passing_game.views import View
 
 #: Small budgets for the search bots in this file.
@@ -357,11 +356,12 @@ def test_sampled_deals_respect_the_facts_and_weigh_the_evidence() -> None:
         assert state.boneyard_size == view.boneyard_size
         seen = state.hands[0] | state.hands[1] | sum(1 << i for i in state.bone)
         assert seen | sum(1 << t.index for t in view.played) == (1 << 28) - 1
-        sixes_or_twos += (state.hands[1] & (SUIT[2] | SUIT[6])).bit_count()
+        sixes_or_twos += (state.hands[1] & (SUIT_MASKS[2] | SUIT_MASKS[6])).bit_count()
     uniform = Sampler(view, trust=1.0, heavy=0.0)
     assert not uniform.informed
     plain = sum(
-        (uniform.sample(rng).hands[1] & (SUIT[2] | SUIT[6])).bit_count() for _ in range(total)
+        (uniform.sample(rng).hands[1] & (SUIT_MASKS[2] | SUIT_MASKS[6])).bit_count()
+        for _ in range(total)
     )
     assert sixes_or_twos < plain * 0.95, (sixes_or_twos, plain)
 

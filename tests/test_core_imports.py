@@ -181,9 +181,6 @@ def test_cycle_finds_a_cycle() -> None:
     assert cycle({"a": {"b"}, "b": set(), "c": {"a", "b"}}) == []
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 14: RoundResult below views lands with the core change"
-)
 def test_no_cycle_among_core_modules() -> None:
     """Not even for typing: the core is a stack, each module importing only ones below it."""
     assert cycle(core_graph()) == []

@@ -17,7 +17,7 @@ import pytest
 
 from passing_game import Play, Round, Rules
 from passing_game.bots import kernel
-from passing_game.bots.search import code_to_move, move_to_code
+from passing_game.moves import code_to_move, move_to_code
 from passing_game.round import PyRound
 
 # CI builds the kernel, so there a missing kernel is a failure, not a skip.
@@ -139,8 +139,9 @@ def _positions(count: int, seed: int) -> list[Round]:
 
 
 def test_policy_playout_with_the_d3_pass_matches_python() -> None:
-    """D3, R6, R7.1: the kernel's policy (with the pass that ends a led round) is bots.search's."""
-    from passing_game.bots.search import State, playout
+    """D3, R6, R7.1: the kernel's policy (with the pass that ends a led round) is bots.policy's."""
+    from passing_game.bots.policy import playout
+    from passing_game.state import State
 
     ended = set()
     for rnd in _positions(300, seed=1):
@@ -156,9 +157,10 @@ def test_policy_playout_with_the_d3_pass_matches_python() -> None:
 
 
 def test_flat_search_matches_python_depth_one_search() -> None:
-    """R7.2, D4, D6: each move's value in the true world equals bots.search.Searcher's."""
+    """R7.2, D4, D6: each move's value in the true world equals bots.alphabeta.Searcher's."""
+    from passing_game.bots.alphabeta import Searcher
     from passing_game.bots.fast import round_worlds
-    from passing_game.bots.search import Searcher, State, move_to_code
+    from passing_game.state import State
 
     for rnd in _positions(240, seed=2):
         codes = [move_to_code(m) for m in rnd.legal_moves()]
@@ -217,7 +219,6 @@ def test_sampled_worlds_keep_the_hard_facts() -> None:
 
 def test_ismcts_search_is_deterministic_legal_and_counts_every_iteration() -> None:
     from passing_game.bots.fast import round_worlds
-    from passing_game.bots.search import move_to_code
 
     for rnd in _positions(30, seed=4):
         legal = {move_to_code(m) for m in rnd.legal_moves()}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -14,6 +15,7 @@ from passing_game import (
     TILES,
     Draw,
     IllegalMove,
+    Move,
     Pass,
     Placed,
     Play,
@@ -170,6 +172,9 @@ def test_r4_1_empty_train_takes_any_tile_and_both_halves_are_ends() -> None:
     """R4.1 / D12: on the empty train any tile may be played, either end."""
     rnd = make([["3-5", "0-0"], ["1-1", "1-2"]], leader=0)
     assert set(rnd.legal_moves()) == {Play(T("3-5"), "left"), Play(T("0-0"), "left"), DRAW, PASS}
+    # listed once, on the left, yet ``in`` knows the right end is legal too
+    assert Play(T("3-5"), "right") in rnd.legal_moves()
+    assert Play(T("1-1"), "right") not in rnd.legal_moves()
     right = rnd.copy()
     rnd.play(Play(T("3-5"), "left"))
     right.play(Play(T("3-5"), "right"))
@@ -210,6 +215,7 @@ def test_r4_2_tile_fitting_both_ends_names_its_end() -> None:
     assert rnd.ends == (3, 5)
     plays = [m for m in rnd.legal_moves() if isinstance(m, Play)]
     assert plays == [Play(T("3-5"), "left"), Play(T("3-5"), "right")]
+    assert Play(T("0-0"), "right") not in rnd.legal_moves()
     right = rnd.copy()
     play(rnd, "L3-5")
     play(right, "R3-5")
@@ -227,6 +233,8 @@ def test_r4_2_same_number_both_ends_listed_once_and_accepted_on_either() -> None
     assert rnd.ends == (6, 6)
     plays = [m for m in rnd.legal_moves() if isinstance(m, Play)]
     assert plays == [Play(T("2-6"), "left")]
+    assert Play(T("2-6"), "right") in rnd.legal_moves()
+    assert Play(T("1-1"), "right") not in rnd.legal_moves()
     right = rnd.copy()
     play(rnd, "L2-6")
     play(right, "R2-6")
@@ -714,6 +722,59 @@ def test_history_records_every_move() -> None:
     assert rnd.history[1].drawn == T("2-6")
     assert rnd.history[0].drawn is None
     assert isinstance(rnd.moves[1], Draw) and not isinstance(rnd.moves[1], Pass)
+
+
+# -- `in` on the legal moves is a complete check -----------------------------------
+
+
+def rule_allows(rnd: Round, move: Move) -> bool:
+    """Whether the rules allow ``move`` now, read straight off R4, D1 and D2."""
+    if rnd.to_move is None:
+        return False
+    hand, ends = rnd.hands[rnd.to_move], rnd.ends
+    can_draw = len(rnd.boneyard) > 2  # R4.3: never the two locked tiles (R2.4)
+    if isinstance(move, Play):  # R4.1, R4.2
+        return move.tile in hand and (
+            ends is None or move.tile.has(ends[0] if move.end == "left" else ends[1])
+        )
+    if isinstance(move, Draw):
+        return can_draw
+    # R4.4 / D2: free passing always, forced passing only with nothing else to do
+    can_play = any(rule_allows(rnd, Play(t, end)) for t in hand for end in ("left", "right"))
+    return rnd.rules.passing == "free" or not (can_play or can_draw)
+
+
+EVERY_MOVE = [Play(t, end) for t in TILES for end in ("left", "right")] + [DRAW, PASS]
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(), Rules(players=4, draw="continue"), Rules(players=3, passing="forced")],
+    ids=repr,
+)
+def test_r4_d1_d2_in_legal_moves_is_a_complete_check(engine: type[Round], rules: Rules) -> None:
+    """R4, D1, D2: for each of the 58 moves, ``move in legal_moves()`` exactly when the
+    rules allow it and ``play`` takes it, on the round and on the mover's view alike."""
+    rng = random.Random(14)
+    for seed in range(6):
+        rnd = engine.new(rules, seed)
+        while True:
+            legal = rnd.legal_moves()
+            view = rnd.view(rnd.to_move or 0)
+            for move in EVERY_MOVE:
+                allowed = rule_allows(rnd, move)
+                assert (move in legal) == allowed == (move in view.legal_moves()), move
+                assert rnd.is_legal(move) == allowed, move
+                child = rnd.copy()
+                try:
+                    child.play(move)
+                except IllegalMove:
+                    assert not allowed, move
+                else:
+                    assert allowed, move
+            if rnd.is_over:
+                break
+            rnd.play(rng.choice(legal))
 
 
 # -- implementations ---------------------------------------------------------------

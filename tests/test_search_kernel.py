@@ -3,7 +3,7 @@
 Random rounds of every variant (2-4 players, partnerships, both draw rules,
 both passing rules, both scorings) are played through the C ``FastRound``
 (the rules of _rules.h, which the search kernel shares; ``PyRound`` where it
-is not built) and through the Python ``bots.search.State`` side by side; at
+is not built) and through the Python ``state.State`` side by side; at
 every step the seat to move, the open ends, hand sizes, pips, boneyard size,
 passes in a row (D3) and the legal moves (R4) must be identical, and at the
 end so must the reason (R6), pips (R7.1), winner and points (R7.2, D4, D6).
@@ -18,19 +18,12 @@ import pytest
 
 from passing_game import Round, Rules
 from passing_game import round as round_module
-from passing_game.bots.search import (
-    DRAW_CODE,
-    PASS_CODE,
-    REASONS,
-    Searcher,
-    State,
-    code_to_move,
-    move_to_code,
-    playout,
-    policy_move,
-    utility,
-)
-from passing_game.moves import Play
+from passing_game.bots.alphabeta import Searcher
+from passing_game.bots.policy import playout, policy_move
+from passing_game.bots.utility import utility
+from passing_game.moves import DRAW_CODE, PASS_CODE, Play, code_to_move, move_to_code
+from passing_game.outcome import REASONS
+from passing_game.state import State
 from passing_game.tiles import TILES
 
 

@@ -13,8 +13,9 @@ game to the target score.
 from passing_game.errors import IllegalMove, ParseError, PassingGameError, RecordError
 from passing_game.match import Match
 from passing_game.moves import DRAW, PASS, Draw, Move, Pass, Play, parse_move
+from passing_game.outcome import Deal, RoundResult
 from passing_game.records import RECORD_VERSION, dump_record, load_record, match_to_record
-from passing_game.round import Deal, Round, RoundResult
+from passing_game.round import Round
 from passing_game.rules import TARGET_PRESETS, Rules, RulesError
 from passing_game.scoring import Score, score
 from passing_game.tiles import TILES, Placed, Tile

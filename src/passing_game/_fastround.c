@@ -35,6 +35,7 @@ static PyObject *g_deal_type;  /* round.Deal */
 static PyObject *g_refuse;     /* round._refuse(rnd, move): raises IllegalMove */
 static PyTypeObject *g_result_type; /* round.RoundResult */
 static PyTypeObject *g_placed_type; /* tiles.Placed */
+static PyTypeObject *g_either_type; /* legality.EitherEnd */
 static PyObject *g_reasons[4]; /* None, "domino", "block", "all-pass" */
 static PyObject *g_small[8];   /* 0..7 */
 static PyObject *s_tile, *s_end, *s_left, *s_players, *s_hand_size, *s_passing, *s_draw, *s_forced,
@@ -303,13 +304,31 @@ static PyObject *core_copy(Core *self, PyObject *Py_UNUSED(ignored)) {
     return (PyObject *)other;
 }
 
+/* The legal moves, where `in` is a complete check: a plain list where the ends
+ * differ, a legality.EitherEnd where a play fits either end alike (an empty
+ * train, equal ends), listed on the left only, as Round.legal_moves says. */
 static PyObject *core_legal_moves(Core *self, PyObject *Py_UNUSED(ignored)) {
     int codes[MAX_MOVES], n = 0;
     if (self->st.reason == GOING) n = rules_legal(&self->st, codes);
-    PyObject *list = PyList_New(n);
+    if (self->st.reason != GOING || self->st.left != self->st.right) {
+        PyObject *list = PyList_New(n);
+        if (!list) return NULL;
+        for (int i = 0; i < n; i++) PyList_SET_ITEM(list, i, Py_NewRef(g_moves[codes[i]]));
+        return list;
+    }
+    PyListObject *list = (PyListObject *)g_either_type->tp_alloc(g_either_type, 0); /* EitherEnd() */
     if (!list) return NULL;
-    for (int i = 0; i < n; i++) PyList_SET_ITEM(list, i, Py_NewRef(g_moves[codes[i]]));
-    return list;
+    if (n > 0) {
+        list->ob_item = PyMem_New(PyObject *, n);
+        if (!list->ob_item) {
+            Py_DECREF(list);
+            return PyErr_NoMemory();
+        }
+        for (int i = 0; i < n; i++) list->ob_item[i] = Py_NewRef(g_moves[codes[i]]);
+        list->allocated = n;
+        Py_SET_SIZE(list, n);
+    }
+    return (PyObject *)list;
 }
 
 static PyObject *refuse(Core *self, PyObject *move) {
@@ -612,7 +631,7 @@ static PyMethodDef core_methods[] = {
     {"copy", (PyCFunction)core_copy, METH_NOARGS, "An independent copy; playing on it leaves this round unchanged."},
     {"__copy__", (PyCFunction)core_copy, METH_NOARGS, NULL},
     {"legal_moves", (PyCFunction)core_legal_moves, METH_NOARGS,
-     "The moves open to the seat to move: plays, then draw, then pass."},
+     "The moves open to the seat to move: plays, then draw, then pass; `in` on them is complete."},
     {"play", (PyCFunction)core_play, METH_O, "Make move for the seat to move; IllegalMove leaves the round as it was."},
     {"pips", (PyCFunction)core_pips, METH_NOARGS, "Each seat's count of pips in hand (R7.1)."},
     {NULL},
@@ -631,10 +650,11 @@ static PyTypeObject CoreType = {
 /* _setup(tiles, plays_left, plays_right, draw, pass_, play_type, draw_type,
  *        pass_type, deal_type, refuse, result_type, placed_type) */
 static PyObject *mod_setup(PyObject *Py_UNUSED(mod), PyObject *args) {
-    PyObject *tiles, *pl, *pr, *draw, *pass_, *play_t, *draw_t, *pass_t, *deal_t, *refuse_f, *result_f, *placed_f;
-    if (!PyArg_ParseTuple(args, "O!O!O!OOO!O!O!OOOO", &PyTuple_Type, &tiles, &PyTuple_Type, &pl, &PyTuple_Type,
+    PyObject *tiles, *pl, *pr, *draw, *pass_, *play_t, *draw_t, *pass_t, *deal_t, *refuse_f, *result_f, *placed_f,
+        *either_t;
+    if (!PyArg_ParseTuple(args, "O!O!O!OOO!O!O!OOOOO!", &PyTuple_Type, &tiles, &PyTuple_Type, &pl, &PyTuple_Type,
                           &pr, &draw, &pass_, &PyType_Type, &play_t, &PyType_Type, &draw_t, &PyType_Type,
-                          &pass_t, &deal_t, &refuse_f, &result_f, &placed_f))
+                          &pass_t, &deal_t, &refuse_f, &result_f, &placed_f, &PyType_Type, &either_t))
         return NULL;
     if (PyTuple_GET_SIZE(tiles) != NTILES || PyTuple_GET_SIZE(pl) != NTILES || PyTuple_GET_SIZE(pr) != NTILES) {
         PyErr_SetString(PyExc_ValueError, "need 28 tiles and 28 plays per end");
@@ -674,6 +694,13 @@ static PyObject *mod_setup(PyObject *Py_UNUSED(mod), PyObject *args) {
         return NULL;
     }
     Py_XSETREF(g_placed_type, (PyTypeObject *)Py_NewRef(placed_f));
+    /* filled in place by core_legal_moves: a list subclass with nothing of its own (__slots__ = ()) */
+    if (!PyType_IsSubtype((PyTypeObject *)either_t, &PyList_Type) ||
+        ((PyTypeObject *)either_t)->tp_basicsize != PyList_Type.tp_basicsize) {
+        PyErr_SetString(PyExc_TypeError, "either_type must be a list subclass with __slots__ = () (EitherEnd)");
+        return NULL;
+    }
+    Py_XSETREF(g_either_type, (PyTypeObject *)Py_NewRef(either_t));
     Py_CLEAR(c_rules);
     g_ready = 1;
     Py_RETURN_NONE;

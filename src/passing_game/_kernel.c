@@ -56,7 +56,7 @@ static int lowest(const RState *s, int p) {
  * Under forced passing it never passes while it can draw. With
  * F_PASS_TO_END (and free passing) it also passes while it could play when
  * every other seat has passed and its side is strictly lowest: that pass
- * ends the round (D3). This is bots.search.policy_move, move for move. */
+ * ends the round (D3). This is bots.policy.policy_move, move for move. */
 static int policy(RState *s, Rng *r, uint32_t threshold) {
     int p = s->to_move;
     uint32_t ml, mr;
@@ -91,7 +91,7 @@ static int policy(RState *s, Rng *r, uint32_t threshold) {
 
 /* ---- search: worlds, utilities, flat Monte Carlo, ISMCTS ------------- */
 
-/* What a finished round is worth to each side (bots.search.utilities):
+/* What a finished round is worth to each side (bots.utility.utilities):
  * with two sides the pip margin, else the side's points less the mean of
  * the others' points (relative) or its own points. Returns the sides. */
 static int utilities(const RState *s, int relative, double *out) {

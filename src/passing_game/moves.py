@@ -9,6 +9,14 @@ and order of the halves, and ``str`` always writes the canonical form.
 (Play(Tile(3, 5), 'left'), 'R3-5')
 >>> parse_move("draw") == Draw(), str(Pass())
 (True, 'pass')
+
+Where moves are counted or stored by the thousand (the search, the compiled
+kernel, the RL actions) each is a *move code*, one numbering for the whole
+project: ``tile.index * 2 + end`` for a play (end 0 for the left, 1 for the
+right), then ``DRAW_CODE`` and ``PASS_CODE``.
+
+>>> move_to_code(Play(Tile(3, 5), "right")), code_to_move(41), code_to_move(DRAW_CODE)
+(41, Play(Tile(3, 5), 'right'), Draw())
 """
 
 from __future__ import annotations
@@ -75,6 +83,34 @@ PASS = Pass()
 #: generation hands these out instead of building new objects.
 PLAYS_LEFT: tuple[Play, ...] = tuple(Play(t, "left") for t in TILES)
 PLAYS_RIGHT: tuple[Play, ...] = tuple(Play(t, "right") for t in TILES)
+
+#: The move codes besides the plays' ``0 .. 55``, and how many codes there are.
+DRAW_CODE = 56
+PASS_CODE = 57
+NUM_CODES = 58
+
+#: ``CODE_MOVES[code]``: the shared move object of each code.
+CODE_MOVES: tuple[Move, ...] = (
+    *(PLAYS_RIGHT[code >> 1] if code & 1 else PLAYS_LEFT[code >> 1] for code in range(DRAW_CODE)),
+    DRAW,
+    PASS,
+)
+
+
+def code_to_move(code: int) -> Move:
+    """The move a code (``0 .. 57``) stands for."""
+    return CODE_MOVES[code]
+
+
+def move_to_code(move: Move) -> int:
+    """A move's code: ``tile.index * 2 + end`` for a play, ``DRAW_CODE``, ``PASS_CODE``."""
+    if isinstance(move, Play):
+        return move.tile.index * 2 + ENDS.index(move.end)
+    if isinstance(move, Draw):
+        return DRAW_CODE
+    if isinstance(move, Pass):
+        return PASS_CODE
+    raise ValueError(f"not a move: {move!r}")
 
 
 def parse_move(text: str) -> Move:

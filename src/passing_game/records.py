@@ -40,7 +40,8 @@ from passing_game.errors import PassingGameError, RecordError
 from passing_game.i18n import _
 from passing_game.match import Match
 from passing_game.moves import parse_move
-from passing_game.round import Deal, Round, RoundResult
+from passing_game.outcome import Deal, RoundResult
+from passing_game.round import Round
 from passing_game.rules import Rules
 
 RECORD_FORMAT = "passing-game-record"

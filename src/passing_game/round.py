@@ -28,55 +28,34 @@ import secrets
 from collections import deque
 from collections.abc import Iterable, Sequence
 from operator import attrgetter
-from typing import Literal, NamedTuple
+from typing import TYPE_CHECKING, NoReturn
 
 from passing_game import legality
 from passing_game.errors import IllegalMove, ParseError
 from passing_game.i18n import _, ngettext
-from passing_game.moves import DRAW, PASS, PLAYS_LEFT, PLAYS_RIGHT, Draw, Move, Pass, Play
-from passing_game.rules import LOCKED_TILES, Rules
+from passing_game.moves import (
+    DRAW,
+    DRAW_CODE,
+    PASS,
+    PLAYS_LEFT,
+    PLAYS_RIGHT,
+    Draw,
+    Move,
+    Pass,
+    Play,
+    move_to_code,
+)
+from passing_game.outcome import GOING, REASONS
+from passing_game.outcome import Deal as Deal  # these three lived here before outcome.py
+from passing_game.outcome import Reason as Reason
+from passing_game.outcome import RoundResult as RoundResult
+from passing_game.rules import Rules
 from passing_game.scoring import score
-from passing_game.tiles import SUIT_MASKS, TILES, Placed, Tile, mask_of, mask_pips, tiles_of
+from passing_game.state import State
+from passing_game.tiles import TILES, Placed, Tile, mask_of, mask_pips, tiles_of
 from passing_game.views import Turn, View
 
-Reason = Literal["domino", "block", "all-pass"]
-
 _BY_INDEX = attrgetter("index")
-
-
-class Deal(NamedTuple):
-    """A round's starting position: hands, boneyard (next draw first), leader."""
-
-    hands: tuple[tuple[Tile, ...], ...]
-    boneyard: tuple[Tile, ...]
-    leader: int
-
-    @property
-    def locked(self) -> tuple[Tile, ...]:
-        """The two tiles that can never be drawn (R2.4), revealed after (D8)."""
-        return self.boneyard[-LOCKED_TILES:]
-
-
-class RoundResult(NamedTuple):
-    """How a round ended and how it scored (R6, R7).
-
-    ``winner`` is a side (a seat, or a team with partnerships) or ``None``
-    on a tie for the lowest count; ``points`` is what the winner scores.
-    """
-
-    reason: Reason
-    pips: tuple[int, ...]
-    winner: int | None
-    points: int
-    side_pips: tuple[int, ...]
-    hands: tuple[tuple[Tile, ...], ...]
-    locked: tuple[Tile, ...]
-
-    def points_by_side(self) -> tuple[int, ...]:
-        """Points each side adds to its score for this round."""
-        return tuple(
-            self.points if side == self.winner else 0 for side in range(len(self.side_pips))
-        )
 
 
 def _tile(value: Tile | str, where: str) -> Tile:
@@ -164,19 +143,29 @@ class Round:
 
     __slots__ = ()
 
+    # What the shared code reads; each implementation provides these, some
+    # as attributes, some worked out from its state.
     rules: Rules
-    # What the shared code reads; each implementation provides these.
-    _hands: Sequence[int]  # each hand as a bit mask of tile indices
-    _boneyard: Sequence[Tile]
     _train: Sequence[tuple[int, int]]
-    _ends: tuple[int, int] | None
-    _to_move: int
-    _passes: int
     # (seat, move, tile drawn, how a play's tile was laid), as ``Turn`` holds them
     _history: Sequence[tuple[int, Move, Tile | None, Placed | None]]
-    _players: int
     _result: RoundResult | None
     _deal: Deal
+
+    if TYPE_CHECKING:
+        # each hand as a bit mask of tile indices
+        @property
+        def _hands(self) -> Sequence[int]: ...
+        @property
+        def _boneyard(self) -> Sequence[Tile]: ...
+        @property
+        def _ends(self) -> tuple[int, int] | None: ...
+        @property
+        def _to_move(self) -> int: ...
+        @property
+        def _passes(self) -> int: ...
+        @property
+        def _players(self) -> int: ...
 
     # -- construction ---------------------------------------------------
 
@@ -375,53 +364,44 @@ class Round:
 
         A play that has the same outcome on either end (empty train, or both
         ends showing one number) is listed once, on the left; ``play`` also
-        accepts it on the right and lays it there.
+        accepts it on the right and lays it there, and so does ``in`` on the
+        list: ``move in round.legal_moves()`` is a complete legality check.
         """
-        if self._result is not None:
-            return []
-        moves: list[Move] = list(legality.plays_of_mask(self._hands[self._to_move], self._ends))
-        if len(self._boneyard) > LOCKED_TILES:
-            moves.append(DRAW)
-        if not moves or self.rules.passing == "free":
-            moves.append(PASS)
-        return moves
+        raise NotImplementedError
 
     def why_illegal(self, move: Move) -> str | None:
         """``None`` if ``move`` is legal now, else the reason in words."""
         if self._result is not None:
             return _("the round is over")
+        legal = self.legal_moves()
+        if move in legal:
+            return None
+        # Illegal: say why.
         seat = self._to_move
-        hand = self._hands[seat]
         if isinstance(move, Play):
             tile = move.tile
-            if not hand >> tile.index & 1:
+            if not self._hands[seat] >> tile.index & 1:
                 return _("seat {seat} does not hold {tile}").format(seat=seat, tile=tile)
-            ends = self._ends
-            if ends is not None:
-                number = ends[0] if move.end == "left" else ends[1]
-                if not tile.has(number):
-                    return (
-                        _("{tile} does not fit the left end, which shows {number}")
-                        if move.end == "left"
-                        else _("{tile} does not fit the right end, which shows {number}")
-                    ).format(tile=tile, number=number)
-            return None
-        if isinstance(move, Draw):
-            if not legality.can_draw(len(self._boneyard)):
-                return ngettext(
-                    "the boneyard holds {count} tile and the last two can never be drawn",
-                    "the boneyard holds {count} tiles and the last two can never be drawn",
-                    len(self._boneyard),
-                ).format(count=len(self._boneyard))
-            return None
-        if isinstance(move, Pass):
-            if self.rules.passing == "forced":
-                if legality.plays_of_mask(hand, self._ends):
-                    return _("with forced passing you may pass only when you cannot play or draw")
-                if legality.can_draw(len(self._boneyard)):
-                    return _("with forced passing you must draw while the boneyard allows it")
-            return None
-        return _("{move!r} is not a move (Play, Draw or Pass)").format(move=move)
+            if self._ends is not None:
+                number = self._ends[0] if move.end == "left" else self._ends[1]
+                return (
+                    _("{tile} does not fit the left end, which shows {number}")
+                    if move.end == "left"
+                    else _("{tile} does not fit the right end, which shows {number}")
+                ).format(tile=tile, number=number)
+        elif isinstance(move, Draw):
+            return ngettext(
+                "the boneyard holds {count} tile and the last two can never be drawn",
+                "the boneyard holds {count} tiles and the last two can never be drawn",
+                len(self._boneyard),
+            ).format(count=len(self._boneyard))
+        elif isinstance(move, Pass):
+            if any(isinstance(m, Play) for m in legal):
+                return _("with forced passing you may pass only when you cannot play or draw")
+            return _("with forced passing you must draw while the boneyard allows it")
+        else:
+            return _("{move!r} is not a move (Play, Draw or Pass)").format(move=move)
+        return _("that move cannot be made now")
 
     def is_legal(self, move: Move) -> bool:
         return self.why_illegal(move) is None
@@ -477,7 +457,7 @@ class Round:
         return f"<Round {self.rules.players} players, {state}, train {train}>"
 
 
-def _refuse(rnd: Round, move: Move) -> None:
+def _refuse(rnd: Round, move: Move) -> NoReturn:
     """Raise the ``IllegalMove`` for a refused move (the C engine calls this too)."""
     raise IllegalMove(rnd.why_illegal(move) or _("that move cannot be made now"))
 
@@ -506,158 +486,93 @@ def _replay(cls: type[Round], rules: Rules, deal: Deal, moves: Sequence[Move]) -
 
 
 class PyRound(Round):
-    """The pure-Python ``Round``: the reference, and the fallback without the C extension."""
+    """The pure-Python ``Round``: the reference, and the fallback without the C extension.
 
-    __slots__ = (
-        "_boneyard",
-        "_deal",
-        "_draw_ends_turn",
-        "_ends",
-        "_free_passing",
-        "_hands",
-        "_history",
-        "_passes",
-        "_players",
-        "_result",
-        "_to_move",
-        "_train",
-        "rules",
-    )
+    Its position (hands, ends, boneyard, seat to move, passes, how the round
+    ended) is a ``State``, the model the search bots run on, moved by the
+    same ``apply``; beside it the round keeps what only a ``Round`` shows:
+    the train as laid, the history and the scored result.
+    """
 
-    _hands: list[int]
-    _boneyard: deque[Tile]
-    # plain tuples on the hot path; ``train`` and ``history`` wrap them
-    _train: deque[tuple[int, int]]
+    __slots__ = ("_deal", "_history", "_result", "_state", "_train", "rules")
+
+    _state: State
+    _train: deque[Placed]
     _history: list[tuple[int, Move, Tile | None, Placed | None]]
-    _free_passing: bool
-    _draw_ends_turn: bool
 
     @classmethod
     def _start(cls, rules: Rules, hands: list[list[Tile]], pile: list[Tile], leader: int) -> Round:
         self = object.__new__(cls)
         self.rules = rules
-        self._players = rules.players
-        self._free_passing = rules.passing == "free"
-        self._draw_ends_turn = rules.draw == "ends-turn"
-        self._hands = [mask_of(h) for h in hands]
-        self._boneyard = deque(pile)
+        self._deal = Deal(tuple(tuple(h) for h in hands), tuple(pile), leader)
+        self._state = State(
+            rules, [mask_of(h) for h in hands], [t.index for t in pile], None, leader
+        )
         self._train = deque()
-        self._ends = None
-        self._to_move = leader
-        self._passes = 0
         self._history = []
         self._result = None
-        self._deal = Deal(tuple(tuple(h) for h in hands), tuple(pile), leader)
         return self
 
     def copy(self) -> PyRound:
         """An independent copy; playing on it leaves this round unchanged."""
         other = object.__new__(type(self))
         other.rules = self.rules
-        other._players = self._players
-        other._free_passing = self._free_passing
-        other._draw_ends_turn = self._draw_ends_turn
-        other._hands = list(self._hands)
-        other._boneyard = self._boneyard.copy()
+        other._deal = self._deal
+        other._state = self._state.copy()
         other._train = self._train.copy()
-        other._ends = self._ends
-        other._to_move = self._to_move
-        other._passes = self._passes
         other._history = list(self._history)
         other._result = self._result
-        other._deal = self._deal
         return other
+
+    # The state names the shared ``Round`` code reads, from the ``State``.
+    _hands = property(attrgetter("_state.hands"))
+    _ends = property(attrgetter("_state.ends"))
+    _to_move = property(attrgetter("_state.to_move"))
+    _passes = property(attrgetter("_state.passes"))
+    _players = property(attrgetter("_state.players"))
+
+    @property
+    def _boneyard(self) -> list[Tile]:
+        state = self._state
+        return [TILES[i] for i in state.bone[state.bpos :]]
+
+    def legal_moves(self) -> list[Move]:
+        if self._result is not None:
+            return []
+        state = self._state
+        return legality.legal_moves(
+            state.hands[state.to_move], state.ends, state.boneyard_size, state.forced
+        )
 
     def play(self, move: Move) -> None:
         """Make ``move`` for the seat to move.
 
         Raises ``IllegalMove`` saying why, with the round left as it was.
         """
-        # This is the engine's hot path: the common legal moves are checked
-        # and made inline; anything else goes through why_illegal.
-        if self._result is None:
-            kind = type(move)
-            seat = self._to_move
-            if kind is Play:
-                tile = move.tile  # type: ignore[union-attr]
-                bit = 1 << tile.index
-                hand = self._hands[seat]
-                if hand & bit:
-                    ends = self._ends
-                    if ends is None:
-                        placed = Placed(tile.low, tile.high)
-                        self._train.append(placed)
-                        self._ends = (tile.low, tile.high)
-                    elif move.end == "left":  # type: ignore[union-attr]
-                        old = ends[0]
-                        if tile.low == old:
-                            new = tile.high
-                        elif tile.high == old:
-                            new = tile.low
-                        else:
-                            new = -1
-                        if new >= 0:
-                            placed = Placed(new, old)
-                            self._train.appendleft(placed)
-                            self._ends = (new, ends[1])
-                    else:
-                        old = ends[1]
-                        if tile.low == old:
-                            new = tile.high
-                        elif tile.high == old:
-                            new = tile.low
-                        else:
-                            new = -1
-                        if new >= 0:
-                            placed = Placed(old, new)
-                            self._train.append(placed)
-                            self._ends = (ends[0], new)
-                    if ends is None or new >= 0:
-                        hand ^= bit
-                        self._hands[seat] = hand
-                        self._passes = 0
-                        self._history.append((seat, move, None, placed))
-                        if not hand:
-                            self._finish("domino")
-                            return
-                        self._to_move = (seat + 1) % self._players
-                        if len(self._boneyard) <= LOCKED_TILES:
-                            self._check_block()
-                        return
-            elif kind is Draw:
-                if len(self._boneyard) > LOCKED_TILES:
-                    tile = self._boneyard.popleft()
-                    self._hands[seat] |= 1 << tile.index
-                    self._passes = 0
-                    self._history.append((seat, move, tile, None))
-                    if self._draw_ends_turn:
-                        self._to_move = (seat + 1) % self._players
-                    if len(self._boneyard) <= LOCKED_TILES:
-                        self._check_block()
-                    return
-            elif kind is Pass and (self._free_passing or self.why_illegal(move) is None):
-                self._passes += 1
-                self._history.append((seat, move, None, None))
-                if self._passes >= self._players:
-                    self._finish("all-pass")
-                else:
-                    self._to_move = (seat + 1) % self._players
-                return
-        raise IllegalMove(self.why_illegal(move) or _("that move cannot be made now"))
+        if move not in self.legal_moves():
+            _refuse(self, move)
+        state = self._state
+        seat, ends, code = state.to_move, state.ends, move_to_code(move)
+        drawn = TILES[state.bone[state.bpos]] if code == DRAW_CODE else None
+        state.apply(code)
+        placed = self._lay(ends, code & 1) if code < DRAW_CODE else None
+        self._history.append((seat, move, drawn, placed))
+        if state.reason != GOING:
+            self._result = _result_of(self, REASONS[state.reason])
 
-    def _check_block(self) -> None:
-        """R6.2: end the round when no hand can play and no draw is left."""
-        ends = self._ends
-        if ends is None or legality.can_draw(len(self._boneyard)):
-            return
-        open_tiles = SUIT_MASKS[ends[0]] | SUIT_MASKS[ends[1]]
-        for hand in self._hands:
-            if hand & open_tiles:
-                return
-        self._finish("block")
-
-    def _finish(self, reason: Reason) -> None:
-        self._result = _result_of(self, reason)
+    def _lay(self, before: tuple[int, int] | None, end: int) -> Placed:
+        """Put the tile just played on the train as it lies, left half facing left."""
+        left, right = self._state.left, self._state.right
+        if before is None:
+            placed = Placed(left, right)
+            self._train.append(placed)
+        elif end == 0:
+            placed = Placed(left, before[0])
+            self._train.appendleft(placed)
+        else:
+            placed = Placed(before[1], right)
+            self._train.append(placed)
+        return placed
 
 
 try:
@@ -683,6 +598,7 @@ if _fastround is not None:
         _refuse,
         RoundResult,
         Placed,
+        legality.EitherEnd,
     )
 
     class FastRound(_fastround.RoundCore, Round):  # type: ignore[misc]

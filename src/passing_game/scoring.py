@@ -27,26 +27,31 @@ class Score(NamedTuple):
 
 def side_pips(rules: Rules, pips: Sequence[int]) -> tuple[int, ...]:
     """Each side's count: a seat's own, or the sum of both partners' (D6)."""
-    if not rules.partnerships:
+    return side_counts(pips, rules.partnerships)
+
+
+def side_counts(pips: Sequence[int], partnerships: bool) -> tuple[int, ...]:
+    """``side_pips`` for code that keeps the rules as flags (the search's ``State``)."""
+    if not partnerships:
         return tuple(pips)
     return (pips[0] + pips[2], pips[1] + pips[3])
 
 
 def score(rules: Rules, pips: Sequence[int]) -> Score:
-    """Score a round from every seat's pips left in hand.
+    """Score a round from every seat's pips left in hand."""
+    counts = side_pips(rules, pips)
+    return Score(*winner_points(counts, rules.scoring == "pairwise"), counts)
+
+
+def winner_points(counts: Sequence[int], pairwise: bool) -> tuple[int | None, int]:
+    """The winning side and its points, from each side's count.
 
     The side with the lowest count wins (R7.2); a tie for the lowest count
     scores nothing (R7.3, D11). The winner scores the others' total minus its
     own (``literal``, D4) or the sum of each difference (``pairwise``).
     """
-    counts = side_pips(rules, pips)
     low = min(counts)
     if counts.count(low) > 1:
-        return Score(None, 0, counts)
-    winner = counts.index(low)
-    others = [c for i, c in enumerate(counts) if i != winner]
-    if rules.scoring == "pairwise":
-        points = sum(c - low for c in others)
-    else:
-        points = sum(others) - low
-    return Score(winner, points, counts)
+        return None, 0
+    others = sum(counts) - low
+    return counts.index(low), others - low * (len(counts) - 1 if pairwise else 1)

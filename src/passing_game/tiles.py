@@ -138,9 +138,23 @@ Tile._build_table()
 TILES: tuple[Tile, ...] = tuple(sorted({t for t in Tile._table.values()}))
 
 
+# Per-tile tables by ``Tile.index``, for code that keeps tiles as indices and
+# hands as bit masks (rounds, the search's ``State``, the bots).
+
+#: The low half, the high half and the pips of each tile.
+LOW: tuple[int, ...] = tuple(t.low for t in TILES)
+HIGH: tuple[int, ...] = tuple(t.high for t in TILES)
+PIPS: tuple[int, ...] = tuple(t.pips for t in TILES)
+#: Each tile's bit in a hand mask, and whether it is a double.
+BIT: tuple[int, ...] = tuple(1 << t.index for t in TILES)
+DOUBLE: tuple[bool, ...] = tuple(t.is_double for t in TILES)
 #: ``SUIT_MASKS[n]``: the set of tiles showing ``n``, as a bit mask of indices.
 SUIT_MASKS: tuple[int, ...] = tuple(
     sum(1 << t.index for t in TILES if t.has(n)) for n in range(MAX_PIP + 1)
+)
+#: ``OTHER[index * 7 + n]``: the half of a tile opposite ``n`` (``-1`` if it has no ``n``).
+OTHER: tuple[int, ...] = tuple(
+    (t.other(n) if t.has(n) else -1) for t in TILES for n in range(MAX_PIP + 1)
 )
 
 
@@ -152,14 +166,19 @@ def mask_of(tiles: Iterable[Tile]) -> int:
     return mask
 
 
-def tiles_of(mask: int) -> tuple[Tile, ...]:
-    """The tiles of a bit mask, in index order."""
+def bits(mask: int) -> list[int]:
+    """The tile indices in a bit mask, ascending."""
     out = []
     while mask:
         low = mask & -mask
-        out.append(TILES[low.bit_length() - 1])
+        out.append(low.bit_length() - 1)
         mask ^= low
-    return tuple(out)
+    return out
+
+
+def tiles_of(mask: int) -> tuple[Tile, ...]:
+    """The tiles of a bit mask, in index order."""
+    return tuple(map(TILES.__getitem__, bits(mask)))
 
 
 _PIPS_OF_BYTE = [

@@ -8,15 +8,13 @@ Bots and clients are given views, never rounds.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from passing_game import legality
 from passing_game.moves import Draw, Move, Play
+from passing_game.outcome import RoundResult
 from passing_game.rules import Rules
-from passing_game.tiles import TILES, Placed, Tile
-
-if TYPE_CHECKING:
-    from passing_game.round import RoundResult
+from passing_game.tiles import TILES, Placed, Tile, mask_of
 
 
 class Turn(NamedTuple):
@@ -74,10 +72,16 @@ class View:
         return self.result is not None
 
     def legal_moves(self) -> list[Move]:
-        """The moves open to this seat, or ``[]`` when it is not its turn."""
+        """The moves open to this seat, or ``[]`` when it is not its turn.
+
+        The same list as ``Round.legal_moves``, from the same generator; ``in``
+        on it is a complete legality check.
+        """
         if self.to_move != self.seat:
             return []
-        return legality.legal_moves(self.rules, self.hand, self.ends, self.boneyard_size)
+        return legality.legal_moves(
+            mask_of(self.hand), self.ends, self.boneyard_size, self.rules.passing == "forced"
+        )
 
     @property
     def can_draw(self) -> bool:

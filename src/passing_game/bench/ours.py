@@ -31,7 +31,10 @@ from typing import Any
 
 from passing_game import Round, Rules, __version__
 from passing_game.bench.common import CLOCK, Sample, timed_rounds
+from passing_game.bots.policy import playout, policy_move
+from passing_game.outcome import GOING
 from passing_game.round import PyRound
+from passing_game.state import State
 
 #: Engine names for the public-API throughput runs (see ``driver``).
 OURS = "passing-game"
@@ -45,8 +48,8 @@ OURS_PURE = "passing-game pure"
 #: a uniformly random legal move at every turn, and return the number of
 #: actions applied.
 COMPILED_KERNELS = ("passing_game.bots.kernel", "passing_game._kernel")
-#: The pure-Python kernel the bots search with.
-PYTHON_KERNEL = "passing_game.bots.search"
+#: The pure-Python kernel the bots search with (its playout: ``bots.policy``).
+PYTHON_KERNEL = "passing_game.state"
 
 
 # -- the public API -------------------------------------------------------------
@@ -233,18 +236,9 @@ def python_kernel_rounds(seconds: float, seed: int = 0) -> list[KernelRun]:
     default policy with every play random (``eps=1``); its actions are
     counted on an untimed replay of the same rounds with ``policy_move``.
     """
-    try:
-        search: Any = importlib.import_module(PYTHON_KERNEL)
-        state_cls = search.State
-        going = search.GOING
-    except (ImportError, AttributeError) as exc:
-        note = f"{PYTHON_KERNEL} unusable: {exc}"
-        return [
-            KernelRun("kernel, random moves", None, note),
-            KernelRun("kernel, playout", None, note),
-        ]
+    going = GOING
     rules = Rules()
-    bases = [state_cls.from_round(Round.new(rules, seed + i)) for i in range(256)]
+    bases = [State.from_round(Round.new(rules, seed + i)) for i in range(256)]
     runs: list[KernelRun] = []
 
     # Random moves, every action counted.
@@ -275,8 +269,6 @@ def python_kernel_rounds(seconds: float, seed: int = 0) -> list[KernelRun]:
 
     # The bots' playout, timed; its actions counted on a replay.
     try:
-        playout = search.playout
-        policy_move = search.policy_move
         warm = random.Random(seed + 1)
         for i in range(200):
             playout(bases[i % len(bases)].copy(), warm, 1.0)
@@ -397,14 +389,10 @@ def memory_per_thousand(count: int = 1000, seed: int = 0) -> dict[str, float]:
     peak, kept = _traced_peak(lambda: [sources[i % len(sources)].copy() for i in range(count)])
     out["mid-round Round"] = peak * scale
     del kept
-    try:
-        search: Any = importlib.import_module(PYTHON_KERNEL)
-        states = [search.State.from_round(r) for r in sources]
-        peak, kept = _traced_peak(lambda: [states[i % len(states)].copy() for i in range(count)])
-        out["mid-round kernel State"] = peak * scale
-        del kept
-    except (ImportError, AttributeError):
-        pass
+    states = [State.from_round(r) for r in sources]
+    peak, kept = _traced_peak(lambda: [states[i % len(states)].copy() for i in range(count)])
+    out["mid-round kernel State"] = peak * scale
+    del kept
     return out
 
 

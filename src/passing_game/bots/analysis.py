@@ -51,9 +51,8 @@ from passing_game.bots.explain import Advice, describe
 from passing_game.bots.fast import MAX_NODES, seed_from, view_worlds
 from passing_game.bots.ismcts import REWARD_SCALE, IsmctsBot, advice_from_stats, search_tree
 from passing_game.bots.sampling import Sampler
-from passing_game.bots.search import code_to_move
 from passing_game.match import Match
-from passing_game.moves import Move, parse_move
+from passing_game.moves import Move, code_to_move, parse_move
 from passing_game.round import Round
 from passing_game.views import View
 

@@ -12,10 +12,9 @@ from dataclasses import dataclass, field
 
 from passing_game.bots.base import SeededBot
 from passing_game.bots.knowledge import Knowledge, read, side_estimates
-from passing_game.bots.search import SUIT
 from passing_game.i18n import _, format_number, ngettext
 from passing_game.moves import Draw, Move, Pass, Play
-from passing_game.tiles import pip_count
+from passing_game.tiles import SUIT_MASKS, pip_count
 from passing_game.views import View
 
 
@@ -127,7 +126,7 @@ def reason_for(view: View, move: Move) -> str:
         left, right = ends_after(view, move)
         open_numbers = sorted({left, right})
         rest = [t for t in view.hand if t is not tile]
-        others_can = (know.unseen & (SUIT[left] | SUIT[right])).bit_count()
+        others_can = (know.unseen & (SUIT_MASKS[left] | SUIT_MASKS[right])).bit_count()
         if view.ends is not None and others_can == 0:
             return _("play {tile}: nobody else can match {numbers}").format(
                 tile=tile, numbers=" / ".join(map(str, open_numbers))

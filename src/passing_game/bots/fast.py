@@ -4,7 +4,7 @@ The search bots (``pimc``, ``ismcts``, ``omniscient``) describe a position
 and how to guess its hidden tiles as "worlds" (see ``passing_game.bots.kernel``)
 and let the C kernel run the whole search: flat Monte Carlo for ``pimc``,
 the ISMCTS tree for ``ismcts``. The kernel plays the same rules and the same
-default policy as ``bots.search`` (tests/test_kernel.py and
+default policy as ``bots.policy`` (tests/test_kernel.py and
 tests/test_search_kernel.py check it against the rules engine), far faster
 than the pure-Python search (docs/PERFORMANCE.md), which stays as the
 fallback when the extension is not built.

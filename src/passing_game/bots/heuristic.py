@@ -32,8 +32,8 @@ from typing import ClassVar
 from passing_game.bots.base import SeededBot
 from passing_game.bots.explain import ends_after, likely_lowest, reason_for
 from passing_game.bots.knowledge import Knowledge, read
-from passing_game.bots.search import SUIT
 from passing_game.moves import DRAW, PASS, Move, Play
+from passing_game.tiles import SUIT_MASKS
 from passing_game.views import View
 
 #: Feature weights for scoring a play.
@@ -71,10 +71,10 @@ class HeuristicBot(SeededBot):
         w = self.weights
         tile = move.tile
         left, right = ends_after(view, move)
-        open_mask = SUIT[left] | SUIT[right]
+        open_mask = SUIT_MASKS[left] | SUIT_MASKS[right]
         rest = know.my_mask & ~(1 << tile.index)
         follow = min(2, (rest & open_mask).bit_count())
-        variety = sum(1 for n in range(7) if rest & SUIT[n])
+        variety = sum(1 for n in range(7) if rest & SUIT_MASKS[n])
         others_can = (know.unseen & open_mask).bit_count()
         score = w["pips"] * tile.pips + w["double"] * tile.is_double
         score += w["follow"] * follow + w["variety"] * variety
@@ -111,7 +111,9 @@ class HeuristicBot(SeededBot):
             best = scored[0][1]
             assert isinstance(best, Play)
             left, right = ends_after(view, best)
-            free_gain = not (know.unseen & (SUIT[left] | SUIT[right])) or len(view.hand) == 1
+            free_gain = (
+                not (know.unseen & (SUIT_MASKS[left] | SUIT_MASKS[right])) or len(view.hand) == 1
+            )
             if can_pass and ends_round and lowest and not free_gain:
                 out.append((1000.0, PASS))
             out.extend(scored)

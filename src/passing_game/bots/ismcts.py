@@ -9,7 +9,7 @@ searching seat sees them. Every iteration
 2. walks down the tree, choosing its own moves by UCB1 among the children
    legal in that guess, counting each legal child's *availability* (the "N"
    of its UCB term), and adds one new child,
-3. finishes the round with the quick default policy of ``search.playout``,
+3. finishes the round with the quick default policy of ``policy.playout``,
 4. adds what the round was worth to each side to the nodes on the path,
    each node scoring for the side that chose the move leading to it.
 
@@ -48,17 +48,12 @@ from typing import ClassVar
 from passing_game.bots import kernel
 from passing_game.bots.explain import Advice, SearchBot
 from passing_game.bots.fast import MAX_NODES, seed_from, use_kernel, view_worlds
+from passing_game.bots.policy import playout, policy_move
 from passing_game.bots.sampling import Sampler, check_trust
-from passing_game.bots.search import (
-    DRAW_CODE,
-    GOING,
-    State,
-    code_to_move,
-    playout,
-    policy_move,
-    utilities,
-)
-from passing_game.moves import Move
+from passing_game.bots.utility import utilities
+from passing_game.moves import DRAW_CODE, Move, code_to_move
+from passing_game.outcome import GOING
+from passing_game.state import State
 from passing_game.views import View
 
 #: Rewards are points divided by this, so UCB's constant has a sensible scale.

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from passing_game.moves import DRAW_CODE, PASS_CODE  # noqa: F401 - the kernel's move codes
+from passing_game.outcome import REASONS
 from passing_game.round import Round
 from passing_game.rules import Rules
 
@@ -21,10 +23,6 @@ except ImportError:  # pragma: no cover - exercised only without a compiler
     _kernel = None
 
 AVAILABLE: bool = _kernel is not None
-
-DRAW_CODE = 56
-PASS_CODE = 57
-REASONS = {1: "domino", 2: "block", 3: "all-pass"}
 
 
 #: The flag bits of _rules.h (the C FastRound sets the same bits from a
@@ -41,7 +39,7 @@ def flags(rules: Rules, pass_to_end: bool = False) -> int:
     """The rules variants as the kernel's bit flags (D1, D2, D4, D6).
 
     ``pass_to_end`` switches on the playout policy's D3 pass, as
-    ``bots.search.policy_move`` makes it; the search bots always use it.
+    ``bots.policy.policy_move`` makes it; the search bots always use it.
     """
     return (
         (F_DRAW_CONTINUE if rules.draw == "continue" else 0)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from passing_game.bots.search import PIPS, SUIT, mask_of, mask_pips
 from passing_game.moves import Draw, Pass, Play
+from passing_game.tiles import PIPS, SUIT_MASKS, mask_of, mask_pips
 from passing_game.views import View
 
 
@@ -67,7 +67,7 @@ class Knowledge:
 
     def unseen_with(self, number: int) -> int:
         """How many unseen tiles show ``number``."""
-        return (self.unseen & SUIT[number]).bit_count()
+        return (self.unseen & SUIT_MASKS[number]).bit_count()
 
     def mean_unseen_pips(self) -> float:
         n = self.unseen.bit_count()
@@ -88,7 +88,7 @@ def read(view: View) -> Knowledge:
     for position, turn in enumerate(view.history):
         move = turn.move
         mine = turn.seat == view.seat
-        open_mask = -1 if ends is None else SUIT[ends[0]] | SUIT[ends[1]]
+        open_mask = -1 if ends is None else SUIT_MASKS[ends[0]] | SUIT_MASKS[ends[1]]
         numbers: tuple[int, ...] = () if ends is None else tuple(sorted(set(ends)))
         if isinstance(move, Play):
             tile = move.tile
@@ -126,7 +126,7 @@ def read(view: View) -> Knowledge:
     short = [[False] * 7 for _ in range(players)]
     for ev in evidence:
         for n in ev.numbers:
-            if not ev.later & SUIT[n]:
+            if not ev.later & SUIT_MASKS[n]:
                 short[ev.seat][n] = True
     return Knowledge(
         seat=view.seat,

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from passing_game.bots.explain import Advice
 from passing_game.bots.fast import round_worlds
 from passing_game.bots.ismcts import IsmctsBot, advice_from_root, search_tree
-from passing_game.bots.search import State
 from passing_game.errors import PassingGameError
 from passing_game.moves import Move
+from passing_game.state import State
 from passing_game.views import View
 
 if TYPE_CHECKING:

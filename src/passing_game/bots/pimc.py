@@ -5,7 +5,7 @@ As bridge's GIB and Skat's Kermit do: guess the hidden tiles many times
 the others' passes, draws and plays were), search each guess as if every
 tile were visible, and average what each move is worth over the guesses.
 
-The search per guess is the kernel's (``search.Searcher``). With the
+The search per guess is the kernel's (``alphabeta.Searcher``). With the
 default ``depth=1`` each legal move is followed by the default playout for
 every seat, so a guess costs one playout per move and hundreds of guesses
 fit in the ``hard`` level's time (docs/STRENGTH.md). ``depth=2`` or more
@@ -31,10 +31,11 @@ import time
 from typing import ClassVar
 
 from passing_game.bots import kernel
+from passing_game.bots.alphabeta import Searcher
 from passing_game.bots.explain import Advice, SearchBot
 from passing_game.bots.fast import seed_from, use_kernel, view_worlds
 from passing_game.bots.sampling import Sampler, check_trust
-from passing_game.bots.search import Searcher, code_to_move, move_to_code
+from passing_game.moves import code_to_move, move_to_code
 from passing_game.views import View
 
 

@@ -33,7 +33,8 @@ from bisect import bisect_right
 from itertools import accumulate
 
 from passing_game.bots.knowledge import Knowledge, read
-from passing_game.bots.search import BIT, PIPS, State, bits
+from passing_game.state import State
+from passing_game.tiles import BIT, PIPS, bits
 from passing_game.views import View
 
 

@@ -2,16 +2,16 @@
 
 **Actions** are 58 integers, the same for every seat (the seat is never part
 of an action id) and the same codes the compiled kernel and the search bots
-use (``passing_game.bots.kernel``):
+use (the move codes of ``passing_game.moves``):
 
 * ``tile.index * 2 + end`` for a play, ``end`` 0 for the left end and 1 for
   the right end (``tile.index`` runs 0..27 over ``0-0, 0-1, ..., 6-6``);
 * ``56`` (``DRAW_ACTION``) for a draw, ``57`` (``PASS_ACTION``) for a pass.
 
 A play whose outcome is the same on either end (any play on the empty train,
-or a tile fitting both ends when they show the same number) is legal only on
-the left, exactly as ``Round.legal_moves`` lists it, so the legal actions of
-a position are its distinct moves.
+or a tile fitting both ends when they show the same number) is an action only
+on the left, exactly as ``Round.legal_moves`` lists it, so the legal actions
+of a position are its distinct moves.
 
 >>> from passing_game import Tile, Play, Round, Rules
 >>> move_to_action(Play(Tile(3, 5), "right")), str(action_to_move(41))
@@ -53,23 +53,24 @@ from typing import Any, SupportsIndex
 import numpy as np
 import numpy.typing as npt
 
-from passing_game.moves import DRAW, PASS, Draw, Move, Pass, Play
+from passing_game.moves import (
+    DRAW_CODE,
+    NUM_CODES,
+    PASS_CODE,
+    Draw,
+    Move,
+    Play,
+    code_to_move,
+    move_to_code,
+)
 from passing_game.rules import Rules
-from passing_game.tiles import TILES
 from passing_game.views import View
 
-#: How many distinct actions there are: 56 plays, draw, pass.
-NUM_ACTIONS = 58
-#: The action id of a draw.
-DRAW_ACTION = 56
-#: The action id of a pass.
-PASS_ACTION = 57
-
-_ACTION_MOVES: tuple[Move, ...] = (
-    *(Play(TILES[a >> 1], "right" if a & 1 else "left") for a in range(56)),
-    DRAW,
-    PASS,
-)
+#: The action ids are the move codes (``passing_game.moves``): how many there
+#: are, the id of a draw and the id of a pass.
+NUM_ACTIONS = NUM_CODES
+DRAW_ACTION = DRAW_CODE
+PASS_ACTION = PASS_CODE
 
 Observation = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
@@ -91,7 +92,7 @@ def action_to_move(action: SupportsIndex) -> Move:
         raise ValueError(f"an action is an integer from 0 to 57, got {action!r}") from None
     if not 0 <= index < NUM_ACTIONS:
         raise ValueError(f"an action is an integer from 0 to 57, got {action!r}")
-    return _ACTION_MOVES[index]
+    return code_to_move(index)
 
 
 def move_to_action(move: Move) -> int:
@@ -101,13 +102,7 @@ def move_to_action(move: Move) -> int:
     >>> [move_to_action(parse_move(m)) for m in ("L0-0", "R0-0", "L6-6", "draw", "pass")]
     [0, 1, 54, 56, 57]
     """
-    if isinstance(move, Play):
-        return move.tile.index * 2 + (0 if move.end == "left" else 1)
-    if isinstance(move, Draw):
-        return DRAW_ACTION
-    if isinstance(move, Pass):
-        return PASS_ACTION
-    raise ValueError(f"not a move: {move!r}")
+    return move_to_code(move)
 
 
 def legal_actions(view: View) -> list[int]:

@@ -1,0 +1,214 @@
+"""The playout policy: how the search bots finish a round quickly.
+
+The policy lays its heaviest playable tile (doubles first on equal pips);
+when it cannot play it passes if its side's count is the lowest, else draws;
+it passes to end the round when everybody else has passed and its side is
+lowest (D3). ``playout`` plays a ``State`` to the end with it, optionally
+with random plays mixed in; ``policy_move`` is the same policy one move at a
+time. The compiled kernel runs the same policy (tests/test_kernel.py).
+"""
+
+from __future__ import annotations
+
+import random
+
+from passing_game.bots.utility import utility
+from passing_game.moves import DRAW_CODE, PASS_CODE
+from passing_game.outcome import ALL_PASS, BLOCK, DOMINO, GOING
+from passing_game.rules import LOCKED_TILES
+from passing_game.state import State, blocked
+from passing_game.tiles import BIT, DOUBLE, HIGH, LOW, OTHER, PIPS, SUIT_MASKS, bits
+
+#: Whether the playout policy passes to end the round (D3) when every other
+#: seat has passed and its side is lowest, even though it could play.
+PASS_TO_END = True
+
+# Lazily filled caches for the playout policy: for a mask of playable tiles,
+# the heaviest tile (doubles first on equal pips) and the tile list.
+_HEAVIEST: dict[int, int] = {}
+_BITS: dict[int, tuple[int, ...]] = {}
+
+
+def _heaviest(mask: int) -> int:
+    best = -1
+    key = -1
+    for t in bits(mask):
+        k = PIPS[t] * 2 + DOUBLE[t]
+        if k > key:
+            key = k
+            best = t
+    _HEAVIEST[mask] = best
+    return best
+
+
+def _bits_tuple(mask: int) -> tuple[int, ...]:
+    out = tuple(bits(mask))
+    _BITS[mask] = out
+    return out
+
+
+def policy_move(state: State, rng: random.Random | None = None, eps: float = 0.0) -> int:
+    """The playout policy's move (see ``playout``), without making it."""
+    s = state.to_move
+    h = state.hands[s]
+    left = state.left
+    if left < 0:
+        ml = h
+        mr = 0
+    else:
+        ml = h & SUIT_MASKS[left]
+        mr = h & SUIT_MASKS[state.right] if state.right != left else 0
+    m = ml | mr
+    if (
+        m
+        and PASS_TO_END
+        and state.passes == state.players - 1
+        and not state.forced
+        and _lowest(state, s)
+    ):
+        return PASS_CODE
+    if m:
+        if rng is not None and eps > 0.0 and rng.random() < eps:
+            tiles = _BITS.get(m) or _bits_tuple(m)
+            t = tiles[int(rng.random() * len(tiles))]
+        else:
+            t = _HEAVIEST.get(m, -1)
+            if t < 0:
+                t = _heaviest(m)
+        if ml >> t & 1:
+            return t << 1
+        return (t << 1) | 1
+    if len(state.bone) - state.bpos > LOCKED_TILES and (state.forced or not _lowest(state, s)):
+        return DRAW_CODE
+    return PASS_CODE
+
+
+def _lowest(state: State, seat: int) -> bool:
+    """Whether ``seat``'s side has strictly the lowest count now."""
+    return _side_lowest(state.pips, seat, state.players, state.partnerships)
+
+
+def _side_lowest(pips: list[int], seat: int, players: int, partnerships: bool) -> bool:
+    """Whether ``seat``'s side has strictly the lowest count in ``pips`` (R7.2, D6)."""
+    if partnerships:
+        return pips[seat] + pips[(seat + 2) % 4] < pips[(seat + 1) % 4] + pips[(seat + 3) % 4]
+    mine = pips[seat]
+    return all(not (i != seat and pips[i] <= mine) for i in range(players))
+
+
+def playout(state: State, rng: random.Random | None = None, eps: float = 0.0) -> None:
+    """Play ``state`` to the end with the default policy (no undo records).
+
+    The policy lays its heaviest playable tile (doubles first on equal pips;
+    with probability ``eps`` a random playable tile instead), except that
+    when every other seat has passed since the last play or draw and its
+    side's count is strictly the lowest it passes, ending the round (D3).
+    When it cannot play it passes if its side's count is strictly the
+    lowest, else draws if it may, else passes. Under forced passing it never
+    passes while it can play or draw. The state is changed in place; copy it
+    first to keep it.
+    """
+    hands = state.hands
+    pips = state.pips
+    sizes = state.sizes
+    bone = state.bone
+    bpos = state.bpos
+    nb = len(bone)
+    players = state.players
+    partnerships = state.partnerships
+    draw_continue = state.draw_continue
+    forced = state.forced
+    left = state.left
+    right = state.right
+    s = state.to_move
+    passes = state.passes
+    reason = state.reason
+    rand = rng.random if rng is not None and eps > 0.0 else None
+    heaviest = _HEAVIEST
+    end_pass = PASS_TO_END and not forced
+    while reason == GOING:
+        h = hands[s]
+        if left < 0:
+            ml = h
+            mr = 0
+        else:
+            ml = h & SUIT_MASKS[left]
+            mr = h & SUIT_MASKS[right] if right != left else 0
+        m = ml | mr
+        # everybody else passed: end the round if this side is lowest (D3)
+        if (
+            m
+            and passes == players - 1
+            and end_pass
+            and _side_lowest(pips, s, players, partnerships)
+        ):
+            passes += 1
+            reason = ALL_PASS
+            break
+        if m:
+            if rand is not None and rand() < eps:
+                tiles = _BITS.get(m) or _bits_tuple(m)
+                t = tiles[int(rand() * len(tiles))]
+            else:
+                t = heaviest.get(m, -1)
+                if t < 0:
+                    t = _heaviest(m)
+            hands[s] = h ^ BIT[t]
+            pips[s] -= PIPS[t]
+            sizes[s] -= 1
+            if left < 0:
+                left = LOW[t]
+                right = HIGH[t]
+            elif ml >> t & 1:
+                left = OTHER[t * 7 + left]
+            else:
+                right = OTHER[t * 7 + right]
+            passes = 0
+            if sizes[s] == 0:
+                reason = DOMINO
+                break
+            s = (s + 1) % players
+            if nb - bpos <= LOCKED_TILES and blocked(hands, left, right):
+                reason = BLOCK
+            continue
+        # cannot play: pass when lowest, else draw when allowed
+        lowest = _side_lowest(pips, s, players, partnerships)
+        can_draw = nb - bpos > LOCKED_TILES
+        if can_draw and (forced or not lowest):
+            t = bone[bpos]
+            bpos += 1
+            hands[s] = h | BIT[t]
+            pips[s] += PIPS[t]
+            sizes[s] += 1
+            passes = 0
+            if not draw_continue:
+                s = (s + 1) % players
+            if nb - bpos <= LOCKED_TILES and left >= 0 and blocked(hands, left, right):
+                reason = BLOCK
+            continue
+        passes += 1
+        if passes >= players:
+            reason = ALL_PASS
+            break
+        s = (s + 1) % players
+    state.bpos = bpos
+    state.left = left
+    state.right = right
+    state.to_move = s
+    state.passes = passes
+    state.reason = reason
+
+
+def playout_value(
+    state: State,
+    side: int,
+    rng: random.Random | None = None,
+    eps: float = 0.0,
+    relative: bool = True,
+) -> float:
+    """``utility`` for ``side`` after a playout from a copy of ``state``."""
+    if state.reason != GOING:
+        return utility(state, side, relative)
+    sim = state.copy()
+    playout(sim, rng, eps)
+    return utility(sim, side, relative)
