@@ -897,7 +897,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "passing_game._kernel",
-    "The compiled search kernel (see passing_game.kernel).", -1, methods,
+    "The compiled search kernel (see passing_game.bots.kernel).", -1, methods,
     NULL, NULL, NULL, NULL,
 };
 

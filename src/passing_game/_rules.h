@@ -20,7 +20,7 @@
 #define MAX_MOVES 60
 #define NO_PLACE 0xff
 
-/* The rules variants as bit flags; passing_game.kernel.flags builds the same
+/* The rules variants as bit flags; passing_game.bots.kernel.flags builds the same
  * bits in Python (tests/test_kernel.py checks they agree). */
 #define F_DRAW_CONTINUE 1 /* D1: after a draw the same seat acts again */
 #define F_FORCED 2        /* D2: pass only when nothing else is legal */

@@ -74,7 +74,7 @@ log = logging.getLogger("passing_game.web")
 
 #: The largest record file the page may open.
 MAX_RECORD_BYTES = 256 * 1024
-#: The most decisions one analysis searches (about a tenth of a second each).
+#: The most decisions one analysis searches (its time: docs/PERFORMANCE.md).
 MAX_DECISIONS = 600
 #: Analyses running or waiting at once in one server process.
 MAX_JOBS = 4
