@@ -1158,7 +1158,11 @@ class PostgresStore(_SqlStore):
         # the driver's own message, not with a pool's timeout.
         with psycopg.connect(url, autocommit=True, connect_timeout=10) as first:
             if schema is not None:
-                first.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
+                # IF NOT EXISTS is not safe against a process creating the
+                # schema at the same moment: take the migration lock first.
+                with first.transaction():
+                    first.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+                    first.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
 
         def configure(conn: Any) -> None:
             if not synchronous_commit:
