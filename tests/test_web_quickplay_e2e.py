@@ -44,7 +44,14 @@ def lobby(page: Page, site: Server, name: str) -> None:
 
 def big_enough(page: Page, selector: str) -> None:
     """A target a finger can hit (44 px) and that is on the page's width."""
-    box = page.locator(selector).bounding_box()
+    # The lobby redraws when its fetches land (public tables, the daily
+    # deal): the element measured may be replaced by its equal mid-measure.
+    box = None
+    for _ in range(30):
+        box = page.locator(selector).bounding_box()
+        if box is not None:
+            break
+        page.wait_for_timeout(100)
     assert box is not None, selector
     assert box["height"] >= 44 and box["width"] >= 44, (selector, box)
     assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (selector, box)
