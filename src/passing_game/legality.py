@@ -76,6 +76,18 @@ def legal_codes(hand: int, left: int, right: int, boneyard_size: int, forced: bo
     return codes
 
 
+def allows(codes: list[int], code: int, left: int, right: int) -> bool:
+    """Whether ``code`` is legal, given the ``legal_codes`` of the position.
+
+    A play on the right where it has the outcome of the left one (an empty
+    train, both ends alike: ``left == right``) is listed on the left only,
+    yet legal (P2); this is the codes' form of ``EitherEnd``'s ``in``.
+    """
+    if code in codes:
+        return True
+    return code < DRAW_CODE and code & 1 == 1 and left == right and code - 1 in codes
+
+
 class EitherEnd(list[Move]):
     """Legal moves where a play has the same outcome on either end.
 

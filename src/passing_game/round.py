@@ -485,6 +485,9 @@ def _replay(cls: type[Round], rules: Rules, deal: Deal, moves: Sequence[Move]) -
     return rnd
 
 
+_MOVE_TYPES = (Play, Draw, Pass)
+
+
 class PyRound(Round):
     """The pure-Python ``Round``: the reference, and the fallback without the C extension.
 
@@ -549,10 +552,15 @@ class PyRound(Round):
 
         Raises ``IllegalMove`` saying why, with the round left as it was.
         """
-        if move not in self.legal_moves():
-            _refuse(self, move)
         state = self._state
-        seat, ends, code = state.to_move, state.ends, move_to_code(move)
+        if (
+            self._result is not None
+            or type(move) not in _MOVE_TYPES  # the classes themselves, as FastRound
+            or not legality.allows(state.legal(), move_to_code(move), state.left, state.right)
+        ):
+            _refuse(self, move)
+        code = move_to_code(move)
+        seat, ends = state.to_move, state.ends
         drawn = TILES[state.bone[state.bpos]] if code == DRAW_CODE else None
         state.apply(code)
         placed = self._lay(ends, code & 1) if code < DRAW_CODE else None
