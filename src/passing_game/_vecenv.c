@@ -1,0 +1,469 @@
+/* N rounds of The Passing Game stepped by one call: the batched RL environment.
+ *
+ * passing_game.rl.vector_env wraps VecCore (defined here). The rules are
+ * _rules.h, shared with _fastround.c and _kernel.c; this file adds what a
+ * learner sees: the observation of passing_game.rl.encoding.encode (the same
+ * layout, float for float), the legal-action mask and the rewards, written
+ * straight into arrays the caller binds once (any object with the buffer
+ * protocol; the Python wrapper checks shapes and dtypes, this file checks
+ * sizes so nothing is written outside them).
+ *
+ * Self-play: every seat is the learner. A step acts for the seat to move;
+ * the observation returned is the next seat to move's, or, once the round is
+ * over, the view of the seat that made the last move. Deals come as 24-byte
+ * BLAKE2b digests (round._digest, computed in Python) and are dealt by
+ * rules_deal, the code Round.new deals with. tests/test_rl_vector.py plays
+ * the batch against single Rounds and encoding.encode.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "_rules.h"
+
+#define TRAIN_MID 28
+#define TABLE 256 /* entries of the pass and draw count tables (> max_round_moves) */
+
+/* Reward kinds, in the order of vector_env.REWARDS. */
+enum { R_MARGIN = 0, R_POINTS = 1, R_WIN = 2 };
+
+/* One game of the batch: the rules state and the public record encode reads. */
+typedef struct {
+    RState st;
+    uint32_t drawn[4];  /* tiles each seat drew this round */
+    uint32_t played[4]; /* tiles each seat laid */
+    uint8_t passed_on[4], drew_on[4]; /* numbers open when the seat passed / drew, as bits */
+    uint8_t npass[4], ndraw[4];
+    uint8_t train[2 * TRAIN_MID]; /* tiles on the train, train[tstart:tend] left to right */
+    int tstart, tend, leader, last, pending;
+} Game;
+
+/* The arrays bound by bind(), in this order. */
+enum { B_OBS, B_MASK, B_REWARD, B_REWARDS, B_POINTS, B_TERMINATED, B_SEAT, B_ILLEGAL, NBUF };
+
+typedef struct {
+    PyObject_HEAD
+    Game *games;
+    Py_ssize_t n;
+    int players, hand, flags, sides, reward_kind, obs_size, boneyard_size, bound;
+    float penalty;
+    Py_buffer buf[NBUF];
+    /* offsets of the observation's parts (encoding._PARTS) */
+    int o_hand, o_drawn, o_played, o_train, o_left, o_right, o_empty, o_sizes, o_bone, o_can_draw,
+        o_to_move, o_leader, o_passes, o_draws, o_passed_on, o_drew_on, o_in_row, o_scores;
+    float pass_tab[TABLE], draw_tab[TABLE];
+} VecCore;
+
+static int g_tables_ready = 0;
+
+static int vec_init(VecCore *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"num_envs", "players", "hand_size", "flags", "reward", "illegal_penalty", NULL};
+    Py_ssize_t n;
+    int players, hand, flags, reward;
+    double penalty;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "niiiid", kwlist, &n, &players, &hand, &flags, &reward,
+                                     &penalty))
+        return -1;
+    if (n < 1 || players < 2 || players > 4 || hand < 1 || players * hand > NTILES - LOCKED ||
+        (flags & ~(F_ALL & ~F_PASS_TO_END)) || ((flags & F_PARTNERSHIPS) && players != 4) || reward < 0 ||
+        reward > R_WIN) {
+        PyErr_SetString(PyExc_ValueError, "VecCore: arguments out of range");
+        return -1;
+    }
+    if (self->games) {
+        PyErr_SetString(PyExc_RuntimeError, "VecCore is initialised once");
+        return -1;
+    }
+    if (!g_tables_ready) {
+        rules_init_tables();
+        g_tables_ready = 1;
+    }
+    self->games = PyMem_Calloc((size_t)n, sizeof(Game));
+    if (!self->games) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) self->games[i].st.reason = ALL_PASS; /* not dealt yet */
+    self->n = n;
+    self->players = players;
+    self->hand = hand;
+    self->flags = flags;
+    self->sides = (flags & F_PARTNERSHIPS) ? 2 : players;
+    self->reward_kind = reward;
+    self->penalty = (float)penalty;
+    self->boneyard_size = NTILES - players * hand;
+    int o = 0, p = players;
+    self->o_hand = o, o += NTILES;
+    self->o_drawn = o, o += NTILES;
+    self->o_played = o, o += p * NTILES;
+    self->o_train = o, o += NTILES;
+    self->o_left = o, o += 7;
+    self->o_right = o, o += 7;
+    self->o_empty = o, o += 1;
+    self->o_sizes = o, o += p;
+    self->o_bone = o, o += 1;
+    self->o_can_draw = o, o += 1;
+    self->o_to_move = o, o += p;
+    self->o_leader = o, o += p;
+    self->o_passes = o, o += p;
+    self->o_draws = o, o += p;
+    self->o_passed_on = o, o += p * 7;
+    self->o_drew_on = o, o += p * 7;
+    self->o_in_row = o, o += 1;
+    self->o_scores = o, o += self->sides;
+    self->obs_size = o;
+    /* encode adds 1 / scale into a float32 entry once per pass (or draw), so
+     * the n-th count is n such float additions, tabulated here. */
+    int max_draws = self->boneyard_size - LOCKED;
+    int max_round_moves = players * (NTILES - LOCKED + max_draws + 1);
+    float pass_step = (float)(1.0 / ((double)max_round_moves / players));
+    float draw_step = (float)(1.0 / (double)(max_draws > 1 ? max_draws : 1));
+    self->pass_tab[0] = self->draw_tab[0] = 0.0f;
+    for (int k = 1; k < TABLE; k++) {
+        self->pass_tab[k] = self->pass_tab[k - 1] + pass_step;
+        self->draw_tab[k] = self->draw_tab[k - 1] + draw_step;
+    }
+    return 0;
+}
+
+static void vec_release(VecCore *self) {
+    if (self->bound)
+        for (int b = 0; b < NBUF; b++) PyBuffer_Release(&self->buf[b]);
+    self->bound = 0;
+}
+
+static void vec_dealloc(VecCore *self) {
+    vec_release(self);
+    PyMem_Free(self->games);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Observation of seat ``me`` in game ``g`` (encoding.encode, part by part). */
+static void encode(const VecCore *e, const Game *g, int me, float *o) {
+    const RState *s = &g->st;
+    int n = e->players;
+    memset(o, 0, sizeof(float) * (size_t)e->obs_size);
+    for (uint32_t m = s->hand[me]; m; m &= m - 1) o[e->o_hand + __builtin_ctz(m)] = 1.0f;
+    for (uint32_t m = g->drawn[me]; m; m &= m - 1) o[e->o_drawn + __builtin_ctz(m)] = 1.0f;
+    for (int k = g->tstart; k < g->tend; k++)
+        o[e->o_train + g->train[k]] = (float)((double)(k - g->tstart + 1) / 28.0);
+    if (s->left < 0) {
+        o[e->o_empty] = 1.0f;
+    } else {
+        o[e->o_left + s->left] = 1.0f;
+        o[e->o_right + s->right] = 1.0f;
+    }
+    for (int r = 0; r < n; r++) {
+        int seat = (me + r) % n;
+        float *row = o + e->o_played + r * NTILES;
+        for (uint32_t m = g->played[seat]; m; m &= m - 1) row[__builtin_ctz(m)] = 1.0f;
+        o[e->o_sizes + r] = (float)((double)__builtin_popcount(s->hand[seat]) / 28.0);
+        o[e->o_passes + r] = e->pass_tab[g->npass[seat]];
+        o[e->o_draws + r] = e->draw_tab[g->ndraw[seat]];
+        for (int v = 0; v < 7; v++) {
+            if (g->passed_on[seat] >> v & 1) o[e->o_passed_on + r * 7 + v] = 1.0f;
+            if (g->drew_on[seat] >> v & 1) o[e->o_drew_on + r * 7 + v] = 1.0f;
+        }
+    }
+    if (e->boneyard_size) o[e->o_bone] = (float)((double)(s->nbone - s->bpos) / e->boneyard_size);
+    o[e->o_can_draw] = rules_can_draw(s) ? 1.0f : 0.0f;
+    if (s->reason == GOING) o[e->o_to_move + (s->to_move - me + n) % n] = 1.0f;
+    o[e->o_leader + (g->leader - me + n) % n] = 1.0f;
+    o[e->o_in_row] = (float)((double)s->passes / n);
+    /* scores stay 0: an episode is one round, outside a match */
+}
+
+/* The seat whose view a game reports: the seat to move, or the last mover. */
+static inline int obs_seat(const Game *g) { return g->st.reason == GOING ? g->st.to_move : g->last; }
+
+/* The observation, mask and seat of game i into the bound arrays. */
+static void report(const VecCore *e, Py_ssize_t i) {
+    const Game *g = &e->games[i];
+    int seat = obs_seat(g);
+    encode(e, g, seat, (float *)e->buf[B_OBS].buf + i * e->obs_size);
+    uint8_t *mask = (uint8_t *)e->buf[B_MASK].buf + i * NCODES;
+    memset(mask, 0, NCODES);
+    if (g->st.reason == GOING) {
+        int legal[MAX_MOVES], k = rules_legal(&g->st, legal);
+        for (int j = 0; j < k; j++) mask[legal[j]] = 1;
+    }
+    ((int8_t *)e->buf[B_SEAT].buf)[i] = (int8_t)seat;
+}
+
+static void deal(const VecCore *e, Game *g, const unsigned char *digest) {
+    uint8_t tiles[NTILES];
+    int leader = rules_deal(digest, e->players, tiles);
+    memset(g, 0, sizeof(*g));
+    RState *s = &g->st;
+    s->players = e->players;
+    s->flags = e->flags;
+    for (int p = 0; p < e->players; p++)
+        for (int k = 0; k < e->hand; k++) s->hand[p] |= 1u << tiles[p * e->hand + k];
+    s->nbone = NTILES - e->players * e->hand;
+    memcpy(s->bone, tiles + e->players * e->hand, (size_t)s->nbone);
+    s->left = s->right = -1;
+    s->to_move = g->leader = g->last = leader;
+    g->tstart = g->tend = TRAIN_MID;
+}
+
+/* Make ``code`` (legal) for the seat to move, keeping the public record. */
+static void play(Game *g, int code) {
+    RState *s = &g->st;
+    int seat = s->to_move;
+    uint8_t open = s->left < 0 ? 0 : (uint8_t)(1u << s->left | 1u << s->right);
+    g->last = seat;
+    if (code < DRAW_CODE) {
+        int t = code >> 1;
+        g->played[seat] |= 1u << t;
+        if (g->tstart == g->tend)
+            g->train[g->tend++] = (uint8_t)t;
+        else if (code & 1)
+            g->train[g->tend++] = (uint8_t)t;
+        else
+            g->train[--g->tstart] = (uint8_t)t;
+        rules_apply(s, code);
+    } else if (code == DRAW_CODE) {
+        g->drew_on[seat] |= open;
+        g->ndraw[seat]++;
+        g->drawn[seat] |= 1u << rules_apply(s, code);
+    } else {
+        g->passed_on[seat] |= open;
+        g->npass[seat]++;
+        rules_apply(s, code);
+    }
+}
+
+static int get_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, Py_ssize_t count, const char *name,
+                      int writable) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0)) < 0) return -1;
+    if (view->itemsize != itemsize || view->len != itemsize * count) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd items of %zd bytes, got %zd bytes", name, count, itemsize,
+                     view->len);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+/* bind(obs, mask, reward, rewards, points, terminated, seat, illegal): the
+ * arrays every later call writes: float32 (n, obs_size), uint8/bool (n, 58),
+ * float32 (n,), float32 (n, 4), int32 (n, 4), bool (n,), int8 (n,), bool (n,). */
+static PyObject *vec_bind(VecCore *self, PyObject *args) {
+    PyObject *objs[NBUF];
+    if (!PyArg_ParseTuple(args, "OOOOOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4], &objs[5], &objs[6],
+                          &objs[7]))
+        return NULL;
+    static const char *names[NBUF] = {"obs", "mask", "reward", "rewards", "points", "terminated", "seat", "illegal"};
+    const Py_ssize_t n = self->n, sizes[NBUF] = {4, 1, 4, 4, 4, 1, 1, 1};
+    const Py_ssize_t counts[NBUF] = {n * self->obs_size, n * NCODES, n, n * 4, n * 4, n, n, n};
+    Py_buffer views[NBUF];
+    for (int b = 0; b < NBUF; b++)
+        if (get_buffer(objs[b], &views[b], sizes[b], counts[b], names[b], 1) < 0) {
+            while (b-- > 0) PyBuffer_Release(&views[b]);
+            return NULL;
+        }
+    vec_release(self);
+    memcpy(self->buf, views, sizeof(views));
+    self->bound = 1;
+    Py_RETURN_NONE;
+}
+
+static int check_bound(const VecCore *self) {
+    if (!self->bound) {
+        PyErr_SetString(PyExc_RuntimeError, "VecCore: bind() the arrays first");
+        return -1;
+    }
+    return 0;
+}
+
+/* deal(indices, digests, pending): deal game indices[k] from digests[24k:24k+24]
+ * and report it; a pending game takes its next step() as the autoreset step
+ * (no move made, reward 0, not terminated). */
+static PyObject *vec_deal(VecCore *self, PyObject *args) {
+    PyObject *idx_obj;
+    Py_buffer digests;
+    int pending;
+    if (check_bound(self) < 0) return NULL;
+    if (!PyArg_ParseTuple(args, "Oy*p", &idx_obj, &digests, &pending)) return NULL;
+    Py_buffer idx;
+    Py_ssize_t k = digests.len / 24;
+    if (digests.len % 24) {
+        PyErr_SetString(PyExc_ValueError, "digests: 24 bytes per game");
+        PyBuffer_Release(&digests);
+        return NULL;
+    }
+    if (get_buffer(idx_obj, &idx, 8, k, "indices", 0) < 0) {
+        PyBuffer_Release(&digests);
+        return NULL;
+    }
+    const int64_t *ix = idx.buf;
+    for (Py_ssize_t j = 0; j < k; j++)
+        if (ix[j] < 0 || ix[j] >= self->n) {
+            PyErr_Format(PyExc_ValueError, "indices: %lld is not a game of the batch", (long long)ix[j]);
+            PyBuffer_Release(&idx);
+            PyBuffer_Release(&digests);
+            return NULL;
+        }
+    for (Py_ssize_t j = 0; j < k; j++) {
+        Game *g = &self->games[ix[j]];
+        deal(self, g, (const unsigned char *)digests.buf + 24 * j);
+        g->pending = pending;
+        report(self, ix[j]);
+    }
+    PyBuffer_Release(&idx);
+    PyBuffer_Release(&digests);
+    Py_RETURN_NONE;
+}
+
+/* step(actions): one move in every game (int64 (n,)); illegal actions are
+ * replaced as the single environment replaces them (pass, else the first
+ * legal move) and charged the penalty. Writes every bound array. */
+static PyObject *vec_step(VecCore *self, PyObject *arg) {
+    if (check_bound(self) < 0) return NULL;
+    Py_buffer act;
+    if (get_buffer(arg, &act, 8, self->n, "actions", 0) < 0) return NULL;
+    for (Py_ssize_t i = 0; i < self->n; i++)
+        if (self->games[i].st.reason != GOING && !self->games[i].pending) {
+            PyBuffer_Release(&act);
+            PyErr_Format(PyExc_RuntimeError, "game %zd is over and was not dealt again", i);
+            return NULL;
+        }
+    const int64_t *actions = act.buf;
+    float *reward = self->buf[B_REWARD].buf, *rewards = self->buf[B_REWARDS].buf;
+    int32_t *points = self->buf[B_POINTS].buf;
+    uint8_t *terminated = self->buf[B_TERMINATED].buf, *illegal = self->buf[B_ILLEGAL].buf;
+    for (Py_ssize_t i = 0; i < self->n; i++) {
+        Game *g = &self->games[i];
+        RState *s = &g->st;
+        float *rw = rewards + 4 * i;
+        int32_t *pt = points + 4 * i;
+        reward[i] = rw[0] = rw[1] = rw[2] = rw[3] = 0.0f;
+        pt[0] = pt[1] = pt[2] = pt[3] = 0;
+        terminated[i] = illegal[i] = 0;
+        if (g->pending) {
+            g->pending = 0;
+            report(self, i);
+            continue;
+        }
+        int legal[MAX_MOVES], k = rules_legal(s, legal), code = legal[0], seat = s->to_move;
+        int64_t a = actions[i];
+        uint64_t ok = 0;
+        for (int j = 0; j < k; j++) ok |= 1ull << legal[j];
+        if (a >= 0 && a < NCODES && (ok >> a & 1)) {
+            code = (int)a;
+        } else {
+            illegal[i] = 1;
+            rw[seat] -= self->penalty;
+            if (ok >> PASS_CODE & 1) code = PASS_CODE;
+        }
+        play(g, code);
+        if (s->reason != GOING) {
+            Score sc;
+            rules_score(s, &sc);
+            terminated[i] = 1;
+            if (sc.winner >= 0) pt[sc.winner] = sc.points;
+            for (int p = 0; p < self->players; p++) {
+                int side = (self->flags & F_PARTNERSHIPS) ? p % 2 : p;
+                int own = pt[side], others = sc.winner >= 0 ? sc.points - own : 0;
+                float v = self->reward_kind == R_POINTS   ? (float)own
+                          : self->reward_kind == R_MARGIN ? (float)(own - others)
+                          : own > 0                       ? 1.0f
+                          : others > 0                    ? -1.0f
+                                                          : 0.0f;
+                rw[p] += v;
+            }
+        }
+        reward[i] = rw[seat];
+        report(self, i);
+    }
+    PyBuffer_Release(&act);
+    Py_RETURN_NONE;
+}
+
+/* hands(i): game i's hands as bit masks, the pile still to draw and the seat
+ * to move (None once over), for the tests to compare with a Round. */
+static PyObject *vec_state(VecCore *self, PyObject *arg) {
+    Py_ssize_t i = PyLong_AsSsize_t(arg);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    if (i < 0 || i >= self->n) {
+        PyErr_SetString(PyExc_IndexError, "no such game in the batch");
+        return NULL;
+    }
+    const RState *s = &self->games[i].st;
+    PyObject *hands = PyTuple_New(self->players), *pile = PyList_New(0);
+    if (!hands || !pile) goto fail;
+    for (int p = 0; p < self->players; p++) {
+        PyObject *v = PyLong_FromUnsignedLong(s->hand[p]);
+        if (!v) goto fail;
+        PyTuple_SET_ITEM(hands, p, v);
+    }
+    for (int k = s->bpos; k < s->nbone; k++) {
+        PyObject *v = PyLong_FromLong(s->bone[k]);
+        if (!v || PyList_Append(pile, v) < 0) {
+            Py_XDECREF(v);
+            goto fail;
+        }
+        Py_DECREF(v);
+    }
+    if (s->reason == GOING) return Py_BuildValue("NNi", hands, pile, s->to_move);
+    return Py_BuildValue("NNO", hands, pile, Py_None);
+fail:
+    Py_XDECREF(hands);
+    Py_XDECREF(pile);
+    return NULL;
+}
+
+static PyObject *vec_obs_size(VecCore *self, void *closure) {
+    (void)closure;
+    return PyLong_FromLong(self->obs_size);
+}
+
+static PyObject *vec_num_envs(VecCore *self, void *closure) {
+    (void)closure;
+    return PyLong_FromSsize_t(self->n);
+}
+
+static PyMethodDef vec_methods[] = {
+    {"bind", (PyCFunction)vec_bind, METH_VARARGS, NULL},
+    {"deal", (PyCFunction)vec_deal, METH_VARARGS, NULL},
+    {"step", (PyCFunction)vec_step, METH_O, NULL},
+    {"state", (PyCFunction)vec_state, METH_O, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef vec_getset[] = {
+    {"obs_size", (getter)vec_obs_size, NULL, NULL, NULL},
+    {"num_envs", (getter)vec_num_envs, NULL, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject VecCoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "passing_game._vecenv.VecCore",
+    .tp_basicsize = sizeof(VecCore),
+    .tp_dealloc = (destructor)vec_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)vec_init,
+    .tp_methods = vec_methods,
+    .tp_getset = vec_getset,
+};
+
+static struct PyModuleDef moddef = {
+    PyModuleDef_HEAD_INIT, "passing_game._vecenv", "N rounds stepped by one call (passing_game.rl.vector_env).", -1,
+    NULL, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__vecenv(void) {
+    if (PyType_Ready(&VecCoreType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&moddef);
+    if (!m) return NULL;
+    Py_INCREF(&VecCoreType);
+    if (PyModule_AddObject(m, "VecCore", (PyObject *)&VecCoreType) < 0) {
+        Py_DECREF(&VecCoreType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

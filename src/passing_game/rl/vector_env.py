@@ -1,0 +1,186 @@
+"""N rounds stepped by one call, in C: a Gymnasium vector environment for self-play.
+
+``VectorPassingGame(num_envs, rules, ...)`` holds ``num_envs`` rounds in the
+optional C extension ``passing_game._vecenv`` (the rules of ``_rules.h``,
+the code behind ``Round``) and steps them all at once; observations, masks
+and rewards are written straight into NumPy arrays.
+
+* **Self-play** (``opponents=None``, the only mode so far): every seat is the
+  learner. Each step acts for the seat to move in each game; the observation
+  is ``passing_game.rl.encoding.encode`` of the next seat to move's view (the
+  same layout, float for float), or, once the round is over, of the seat
+  that made the last move. ``info["seat"]`` says whose view it is.
+* **Reward**: as ``PassingGame-v0`` computes it (``"margin"``, ``"points"`` or
+  ``"win"``), for the seat that made the step's move; ``info["rewards"]``
+  holds every seat's (``players`` columns) and ``info["points"]`` the points
+  each side won when a round ended (``sides`` columns, 0 otherwise).
+* **Illegal actions** are handled as ``PassingGame-v0`` handles them: the
+  seat passes instead (or, where passing is not allowed, makes its first
+  legal move), is charged ``illegal_penalty`` and ``info["illegal_action"]``
+  is True. An array of the wrong shape or dtype raises ``ValueError``.
+* **Episodes** are rounds; a finished game is dealt again on its next step
+  (Gymnasium's next-step autoreset: that step ignores its action and returns
+  the new deal with reward 0).
+* **Deals**: ``reset(seed=[s0, s1, ...])`` deals game ``i`` exactly as
+  ``Round.new(rules, s_i)`` (an int seed ``s`` means ``s, s + 1, ...``); later
+  rounds take their seeds from a generator seeded by the same seeds.
+
+>>> env = VectorPassingGame(3, players=2)
+>>> obs, info = env.reset(seed=7)
+>>> obs.shape, env.action_masks().shape, info["seat"].shape
+((3, 198), (3, 58), (3,))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+
+from passing_game.bots.kernel import flags as rule_flags
+from passing_game.rl.encoding import NUM_ACTIONS, observation_size
+from passing_game.rl.gym_env import GYM_REWARDS, GymReward
+from passing_game.rl.rewards import check_option, make_rules
+from passing_game.round import _digest
+from passing_game.rules import Rules
+
+try:
+    from passing_game import _vecenv  # type: ignore[attr-defined]
+except ImportError:  # the optional C extension is not built
+    _vecenv = None
+
+#: Whether the C extension behind ``VectorPassingGame`` is built.
+AVAILABLE: bool = _vecenv is not None
+
+Array = npt.NDArray[Any]
+
+
+class VectorPassingGame(gym.vector.VectorEnv[Array, Array, Array]):
+    """``num_envs`` rounds in C; see the module notes for its options."""
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012
+
+    def __init__(
+        self,
+        num_envs: int,
+        rules: Rules | dict[str, Any] | None = None,
+        *,
+        opponents: Sequence[str] | None = None,
+        reward: GymReward = "margin",
+        illegal_penalty: float = 1.0,
+        copy: bool = True,
+        **rule_fields: Any,
+    ) -> None:
+        if _vecenv is None:
+            raise RuntimeError("the C extension passing_game._vecenv is not built")
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be a whole number of at least 1, got {num_envs!r}")
+        if opponents is not None:
+            raise ValueError("opponents inside the batch are not built yet: use opponents=None")
+        check_option("reward", reward, GYM_REWARDS)
+        self.rules = make_rules(rules, rule_fields)
+        self.num_envs = num_envs
+        self.reward_kind = reward
+        self.illegal_penalty = float(illegal_penalty)
+        self.copy = copy
+        n, size = num_envs, observation_size(self.rules)
+        self.single_observation_space = spaces.Box(0.0, 1.0, (size,), np.float32)
+        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = spaces.Box(0.0, 1.0, (n, size), np.float32)
+        self.action_space = spaces.MultiDiscrete(np.full(n, NUM_ACTIONS))
+        self._core = _vecenv.VecCore(
+            n,
+            self.rules.players,
+            self.rules.hand_size,
+            rule_flags(self.rules),
+            GYM_REWARDS.index(reward),
+            self.illegal_penalty,
+        )
+        self._obs = np.zeros((n, size), np.float32)
+        self._mask = np.zeros((n, NUM_ACTIONS), np.bool_)
+        self._reward = np.zeros(n, np.float32)
+        self._rewards = np.zeros((n, 4), np.float32)
+        self._points = np.zeros((n, 4), np.int32)
+        self._terminated = np.zeros(n, np.bool_)
+        self._truncated = np.zeros(n, np.bool_)
+        self._seat = np.zeros(n, np.int8)
+        self._illegal = np.zeros(n, np.bool_)
+        self._core.bind(
+            self._obs,
+            self._mask,
+            self._reward,
+            self._rewards,
+            self._points,
+            self._terminated,
+            self._seat,
+            self._illegal,
+        )
+        self._rng: np.random.Generator | None = None
+
+    def reset(
+        self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Array, dict[str, Any]]:
+        """Deal every game again; ``seed``: one int (game ``i`` gets ``seed + i``) or one per game."""
+        n = self.num_envs
+        if seed is None:
+            seeds = [int(s) for s in np.random.SeedSequence().generate_state(n, np.uint64)]
+        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            seeds = [int(seed) + i for i in range(n)]
+        else:
+            seeds = [int(s) for s in seed]
+            if len(seeds) != n:
+                raise ValueError(f"give one seed or {n} seeds, got {len(seeds)}")
+        self._rng = np.random.default_rng([s % 2**64 for s in seeds])
+        self._deal(np.arange(n, dtype=np.int64), seeds, pending=False)
+        self._terminated[:] = False
+        self._reward[:] = 0.0
+        self._rewards[:] = 0.0
+        self._points[:] = 0
+        self._illegal[:] = False
+        return self._out(self._obs), self._info()
+
+    def step(self, actions: Any) -> tuple[Array, Array, Array, Array, dict[str, Any]]:
+        """One move in every game: ``actions`` holds one integer action id per game."""
+        if self._rng is None:
+            raise RuntimeError("call reset() before step()")
+        acts = np.asarray(actions)
+        if acts.dtype.kind not in "iu":
+            raise ValueError(f"actions must be integers, got dtype {acts.dtype}")
+        if acts.shape != (self.num_envs,):
+            raise ValueError(f"actions must have shape ({self.num_envs},), got {acts.shape}")
+        done = np.flatnonzero(self._terminated)
+        if done.size:
+            seeds = self._rng.integers(2**62, size=done.size)
+            self._deal(done.astype(np.int64), [int(s) for s in seeds], pending=True)
+        self._core.step(np.ascontiguousarray(acts, dtype=np.int64))
+        return (
+            self._out(self._obs),
+            self._out(self._reward),
+            self._out(self._terminated),
+            self._out(self._truncated),
+            self._info(),
+        )
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions of the seat each game's observation belongs to, ``(num_envs, 58)``."""
+        return self._mask.copy()
+
+    def _deal(self, games: npt.NDArray[np.int64], seeds: list[int], pending: bool) -> None:
+        self._core.deal(games, b"".join(_digest(s, 1) for s in seeds), pending)
+
+    def _out(self, array: Array) -> Array:
+        return array.copy() if self.copy else array
+
+    def _info(self) -> dict[str, Any]:
+        return {
+            "seat": self._out(self._seat),
+            "action_mask": self._out(self._mask),
+            "illegal_action": self._out(self._illegal),
+            "rewards": self._out(self._rewards[:, : self.rules.players]),
+            "points": self._out(self._points[:, : self.rules.sides]),
+        }
