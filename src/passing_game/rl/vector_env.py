@@ -125,11 +125,11 @@ class VectorPassingGame(gym.vector.VectorEnv[Array, Array, Array]):
     def reset(
         self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Array, dict[str, Any]]:
-        """Deal every game again; ``seed``: one int (game ``i`` gets ``seed + i``) or one per game."""
+        """Deal every game again; ``seed``: an int (game ``i`` gets ``seed + i``) or one a game."""
         n = self.num_envs
         if seed is None:
             seeds = [int(s) for s in np.random.SeedSequence().generate_state(n, np.uint64)]
-        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        elif isinstance(seed, (int, np.integer)):
             seeds = [int(seed) + i for i in range(n)]
         else:
             seeds = [int(s) for s in seed]

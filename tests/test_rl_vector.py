@@ -1,0 +1,245 @@
+"""The batched C environment (rl.vector_env) plays the same game as Round, step for step.
+
+With the same seeds and actions, each game of ``VectorPassingGame`` and a
+single public ``Round`` dealt by ``Round.new(rules, seed)`` (D9) agree on
+the observation (``encoding.encode``, the single Gymnasium environment's
+encoding), the legal-action mask, the rewards (``PassingGameEnv``'s reward
+of a round) and the end of the round, in every rules variant.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+import pytest
+
+from passing_game import PASS, Round, Rules
+from passing_game.rl import vector_env
+from passing_game.rl.encoding import action_mask, action_to_move, encode, move_to_action
+from passing_game.rl.gym_env import PassingGameEnv
+from passing_game.tiles import mask_of
+
+# CI builds the extension, so there a missing one is a failure, not a skip.
+if os.environ.get("CI") and not vector_env.AVAILABLE:
+    raise RuntimeError("CI: the C environment passing_game._vecenv was not built")
+pytestmark = pytest.mark.skipif(not vector_env.AVAILABLE, reason="_vecenv not built")
+
+VARIANTS = [
+    pytest.param({"players": 2}, id="2p"),
+    pytest.param({"players": 3}, id="3p"),
+    pytest.param({"players": 4}, id="4p"),
+    pytest.param({"players": 4, "partnerships": True}, id="partners-D6"),
+    pytest.param({"players": 2, "draw": "continue"}, id="draw-continue-D1"),
+    pytest.param({"players": 3, "passing": "forced"}, id="forced-D2"),
+    pytest.param({"players": 3, "scoring": "pairwise"}, id="pairwise-D4"),
+    pytest.param(
+        {"players": 4, "partnerships": True, "scoring": "pairwise", "passing": "forced"},
+        id="partners-pairwise-forced",
+    ),
+    pytest.param({"players": 2, "hand_size": 3, "draw": "continue"}, id="hand3-continue"),
+]
+
+GAMES = 12
+
+
+def _seat_value(rules: Rules, kind: str, seat: int, points: tuple[int, ...]) -> float:
+    """What the single environment pays ``seat`` for a round (PassingGameEnv._round_value)."""
+    single = PassingGameEnv(rules, reward=kind)  # type: ignore[arg-type]
+    single.seat = seat
+    return single._round_value(points)
+
+
+def _expected_move(rnd: Round, action: int) -> tuple[int, bool]:
+    """The move the single environment makes for ``action``, and whether it was illegal."""
+    legal = rnd.legal_moves()
+    if action in [move_to_action(m) for m in legal]:
+        return action, False
+    return move_to_action(PASS if PASS in legal else legal[0]), True
+
+
+def _check_game(env: vector_env.VectorPassingGame, i: int, rnd: Round, seat: int, obs: Any) -> None:
+    view = rnd.view(seat)
+    np.testing.assert_array_equal(obs[i], encode(view), err_msg=f"game {i}")
+    np.testing.assert_array_equal(
+        env.action_masks()[i], action_mask(view).astype(bool), err_msg=f"game {i}"
+    )
+    hands, pile, to_move = env._core.state(i)
+    assert list(hands) == [mask_of(h) for h in rnd.hands]
+    assert pile == [t.index for t in rnd.boneyard]
+    assert to_move == rnd.to_move
+
+
+def _play_one_round_each(fields: dict[str, Any], kind: str, illegal_rate: float, seed: int) -> int:
+    """Play every game of a batch to its round's end beside single Rounds; returns steps."""
+    rules = Rules(**fields)
+    env = vector_env.VectorPassingGame(GAMES, rules, reward=kind, illegal_penalty=0.5)  # type: ignore[arg-type]
+    seeds = [seed * 100 + i for i in range(GAMES)]
+    obs, info = env.reset(seed=seeds)
+    rounds = [Round.new(rules, s) for s in seeds]
+    live = [True] * GAMES
+    rng = np.random.default_rng(seed)
+    steps = 0
+    while any(live):
+        for i, rnd in enumerate(rounds):
+            if live[i]:
+                assert info["seat"][i] == rnd.to_move
+                _check_game(env, i, rnd, rnd.to_move, obs)
+        actions = np.zeros(GAMES, np.int64)
+        for i, mask in enumerate(env.action_masks()):
+            if rng.random() < illegal_rate:
+                actions[i] = rng.integers(-3, 70)
+            elif mask.any():
+                actions[i] = rng.choice(np.flatnonzero(mask))
+        expected = {}
+        for i, rnd in enumerate(rounds):
+            if live[i]:
+                seat = rnd.to_move
+                code, illegal = _expected_move(rnd, int(actions[i]))
+                rnd.play(action_to_move(code))
+                expected[i] = seat, illegal
+        obs, reward, terminated, truncated, info = env.step(actions)
+        steps += 1
+        assert not truncated.any()
+        for i, (seat, illegal) in expected.items():
+            rnd = rounds[i]
+            assert info["illegal_action"][i] == illegal
+            penalty = 0.5 if illegal else 0.0
+            assert terminated[i] == (rnd.result is not None)
+            if rnd.result is None:
+                assert reward[i] == -penalty
+                continue
+            # R7, D4, D6: the points of each side, and every seat's reward from them
+            points = rnd.result.points_by_side()
+            assert tuple(info["points"][i]) == points
+            values = [_seat_value(rules, kind, s, points) for s in range(rules.players)]
+            values[seat] -= penalty
+            assert list(info["rewards"][i]) == values
+            assert reward[i] == values[seat]
+            assert info["seat"][i] == seat  # the last mover's view once the round is over
+            _check_game(env, i, rnd, seat, obs)
+            live[i] = False
+    return steps
+
+
+@pytest.mark.parametrize("fields", VARIANTS)
+def test_same_game_as_round(fields: dict[str, Any]) -> None:
+    """R2-R7 and the variants: observations, masks, rewards and ends agree with Round."""
+    assert _play_one_round_each(fields, "margin", 0.0, seed=1) > 0
+
+
+@pytest.mark.parametrize("fields", VARIANTS)
+def test_illegal_actions_as_the_single_env(fields: dict[str, Any]) -> None:
+    """An illegal action passes (else the first legal move, D2) and is charged the penalty."""
+    _play_one_round_each(fields, "margin", 0.3, seed=2)
+
+
+@pytest.mark.parametrize("kind", ["margin", "points", "win"])
+@pytest.mark.parametrize("fields", [VARIANTS[1], VARIANTS[3]])
+def test_reward_kinds(fields: dict[str, Any], kind: str) -> None:
+    """Each reward kind pays what PassingGameEnv pays for a round (R7, D6)."""
+    _play_one_round_each(fields, kind, 0.05, seed=3)
+
+
+def _random_run(env: vector_env.VectorPassingGame, seed: int, steps: int) -> list[Any]:
+    obs, info = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    out = [obs]
+    for _ in range(steps):
+        masks = env.action_masks()
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
+        obs, reward, terminated, _, info = env.step(actions)
+        out += [obs, reward, terminated, info["seat"]]
+    return out
+
+
+def test_next_step_autoreset_deals_a_fresh_round() -> None:
+    """After a round ends the next step ignores its action and returns a new deal, reward 0."""
+    env = vector_env.VectorPassingGame(4, players=2)
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    seen = 0
+    for _ in range(400):
+        masks = env.action_masks()
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 57 for m in masks])
+        before = env._terminated.copy()
+        _, reward, terminated, _, info = env.step(actions)
+        for i in np.flatnonzero(before):
+            seen += 1
+            assert reward[i] == 0.0 and not terminated[i]
+            hands, pile, to_move = env._core.state(int(i))
+            assert [bin(h).count("1") for h in hands] == [7, 7] and len(pile) == 14  # R2.2, R2.3
+            assert to_move == info["seat"][i]
+    assert seen > 0
+
+
+def test_same_seed_same_run() -> None:
+    """Seeding makes runs repeatable, autoresets included (D9)."""
+    first = _random_run(vector_env.VectorPassingGame(3, players=3), 9, 150)
+    second = _random_run(vector_env.VectorPassingGame(3, players=3), 9, 150)
+    for a, b in zip(first, second, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_an_int_seed_deals_seed_plus_i() -> None:
+    """reset(seed=s) deals game i as Round.new(rules, s + i) (D9)."""
+    env = vector_env.VectorPassingGame(3, players=4)
+    obs, _ = env.reset(seed=40)
+    for i in range(3):
+        rnd = Round.new(env.rules, 40 + i)
+        np.testing.assert_array_equal(obs[i], encode(rnd.view(rnd.to_move)))
+
+
+def test_bad_input_is_refused() -> None:
+    """Wrong shapes and dtypes raise ValueError; nothing is stepped."""
+    env = vector_env.VectorPassingGame(2, players=2)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(np.zeros(2, np.int64))
+    env.reset(seed=1)
+    before = env._obs.copy()
+    with pytest.raises(ValueError, match="integers"):
+        env.step(np.zeros(2, np.float32))
+    with pytest.raises(ValueError, match="shape"):
+        env.step(np.zeros(3, np.int64))
+    with pytest.raises(ValueError, match="shape"):
+        env.step(np.zeros((2, 1), np.int64))
+    np.testing.assert_array_equal(env._obs, before)
+    with pytest.raises(ValueError, match="seeds"):
+        env.reset(seed=[1, 2, 3])
+    with pytest.raises(ValueError, match="opponents"):
+        vector_env.VectorPassingGame(2, opponents=("random",))
+    with pytest.raises(ValueError, match="num_envs"):
+        vector_env.VectorPassingGame(0)
+    with pytest.raises(ValueError, match="reward"):
+        vector_env.VectorPassingGame(2, reward="score")  # type: ignore[arg-type]
+
+
+def test_core_never_writes_outside_its_arrays() -> None:
+    """The C core checks every array's size itself, whatever the wrapper passes."""
+    core = vector_env._vecenv.VecCore(2, 2, 7, 0, 0, 1.0)
+    small = np.zeros(5, np.float32)
+    arrays = [
+        np.zeros((2, 198), np.float32),
+        np.zeros((2, 58), np.bool_),
+        np.zeros(2, np.float32),
+        np.zeros((2, 4), np.float32),
+        np.zeros((2, 4), np.int32),
+        np.zeros(2, np.bool_),
+        np.zeros(2, np.int8),
+        np.zeros(2, np.bool_),
+    ]
+    for k in range(len(arrays)):
+        bad = list(arrays)
+        bad[k] = small
+        with pytest.raises(ValueError, match="expected"):
+            core.bind(*bad)
+    with pytest.raises(RuntimeError, match="bind"):
+        core.step(np.zeros(2, np.int64))
+    core.bind(*arrays)
+    with pytest.raises(ValueError, match="expected"):
+        core.step(np.zeros(3, np.int64))
+    with pytest.raises(ValueError, match="not a game"):
+        core.deal(np.array([2], np.int64), bytes(24), False)
+    with pytest.raises(RuntimeError, match="not dealt"):
+        core.step(np.zeros(2, np.int64))
