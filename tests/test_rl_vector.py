@@ -19,6 +19,7 @@ from passing_game import PASS, Round, Rules
 from passing_game.rl import vector_env
 from passing_game.rl.encoding import action_mask, action_to_move, encode, move_to_action
 from passing_game.rl.gym_env import PassingGameEnv
+from passing_game.round import _digest
 from passing_game.tiles import mask_of
 
 # CI builds the extension, so there a missing one is a failure, not a skip.
@@ -65,7 +66,7 @@ def _check_game(env: vector_env.VectorPassingGame, i: int, rnd: Round, seat: int
     np.testing.assert_array_equal(
         env.action_masks()[i], action_mask(view).astype(bool), err_msg=f"game {i}"
     )
-    hands, pile, to_move = env._core.state(i)
+    hands, pile, to_move, _ = env._core.state(i)
     assert list(hands) == [mask_of(h) for h in rnd.hands]
     assert pile == [t.index for t in rnd.boneyard]
     assert to_move == rnd.to_move
@@ -154,24 +155,40 @@ def _random_run(env: vector_env.VectorPassingGame, seed: int, steps: int) -> lis
     return out
 
 
-def test_next_step_autoreset_deals_a_fresh_round() -> None:
-    """After a round ends the next step ignores its action and returns a new deal, reward 0."""
-    env = vector_env.VectorPassingGame(4, players=2)
-    env.reset(seed=5)
+@pytest.mark.parametrize("fields", [VARIANTS[0], VARIANTS[3]])
+def test_next_step_autoreset_deals_as_round_new(fields: dict[str, Any]) -> None:
+    """After a round ends the next step ignores its action and returns Round.new's deal (D9)."""
+    env = vector_env.VectorPassingGame(4, **fields)
+    obs, info = env.reset(seed=5)
     rng = np.random.default_rng(5)
     seen = 0
     for _ in range(400):
         masks = env.action_masks()
         actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 57 for m in masks])
         before = env._terminated.copy()
-        _, reward, terminated, _, info = env.step(actions)
+        obs, reward, terminated, _, info = env.step(actions)
         for i in np.flatnonzero(before):
             seen += 1
-            assert reward[i] == 0.0 and not terminated[i]
-            hands, pile, to_move = env._core.state(int(i))
-            assert [bin(h).count("1") for h in hands] == [7, 7] and len(pile) == 14  # R2.2, R2.3
-            assert to_move == info["seat"][i]
+            assert reward[i] == 0.0 and not terminated[i] and not info["illegal_action"][i]
+            hands, pile, to_move, seed = env._core.state(int(i))
+            rnd = Round.new(env.rules, seed)
+            assert list(hands) == [mask_of(h) for h in rnd.hands]
+            assert pile == [t.index for t in rnd.boneyard]
+            assert to_move == rnd.to_move == info["seat"][i]
+            np.testing.assert_array_equal(obs[i], encode(rnd.view(rnd.to_move)))
     assert seen > 0
+
+
+@pytest.mark.parametrize("seed", [0, 1, 9, 10, 12345, 2**62 - 1, 2**63, 2**64 - 1])
+def test_c_digest_is_round_digest(seed: int) -> None:
+    """The BLAKE2b digest of a seed in C equals round._digest, which deals (D9)."""
+    assert vector_env._vecenv.digest(seed) == _digest(seed, 1)
+
+
+def test_c_digest_many_seeds() -> None:
+    """D9 over a thousand random seeds below 2**62, the range step() draws from."""
+    for seed in np.random.default_rng(0).integers(2**62, size=1000):
+        assert vector_env._vecenv.digest(int(seed)) == _digest(int(seed), 1)
 
 
 def test_same_seed_same_run() -> None:
@@ -240,6 +257,8 @@ def test_core_never_writes_outside_its_arrays() -> None:
     with pytest.raises(ValueError, match="expected"):
         core.step(np.zeros(3, np.int64))
     with pytest.raises(ValueError, match="not a game"):
-        core.deal(np.array([2], np.int64), bytes(24), False)
-    with pytest.raises(RuntimeError, match="not dealt"):
+        core.deal(np.array([2], np.int64), bytes(24), 0)
+    with pytest.raises(ValueError, match="24 bytes"):
+        core.deal(np.array([0], np.int64), bytes(23), 0)
+    with pytest.raises(RuntimeError, match="never dealt"):
         core.step(np.zeros(2, np.int64))

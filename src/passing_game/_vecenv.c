@@ -10,10 +10,12 @@
  *
  * Self-play: every seat is the learner. A step acts for the seat to move;
  * the observation returned is the next seat to move's, or, once the round is
- * over, the view of the seat that made the last move. Deals come as 24-byte
- * BLAKE2b digests (round._digest, computed in Python) and are dealt by
- * rules_deal, the code Round.new deals with. tests/test_rl_vector.py plays
- * the batch against single Rounds and encoding.encode.
+ * over, the view of the seat that made the last move. Every deal is
+ * Round.new's: a 24-byte BLAKE2b digest of the seed (round._digest; given by
+ * Python at reset, computed here when step() deals a finished game again)
+ * shuffled by rules_deal, the code Round.new deals with.
+ * tests/test_rl_vector.py plays the batch against single Rounds and
+ * encoding.encode.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -29,6 +31,95 @@
 /* Reward kinds, in the order of vector_env.REWARDS. */
 enum { R_MARGIN = 0, R_POINTS = 1, R_WIN = 2 };
 
+/* BLAKE2b (RFC 7693), unkeyed, for round._digest: hashlib.blake2b(text,
+ * digest_size=24). Lets a game be dealt again inside step() without Python. */
+static const uint64_t B2_IV[8] = {0x6A09E667F3BCC908ull, 0xBB67AE8584CAA73Bull, 0x3C6EF372FE94F82Bull,
+                                  0xA54FF53A5F1D36F1ull, 0x510E527FADE682D1ull, 0x9B05688C2B3E6C1Full,
+                                  0x1F83D9ABFB41BD6Bull, 0x5BE0CD19137E2179ull};
+static const uint8_t B2_SIGMA[12][16] = {
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, {14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3},
+    {11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4}, {7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8},
+    {9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13}, {2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9},
+    {12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11}, {13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10},
+    {6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5}, {10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0},
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, {14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3}};
+
+static inline uint64_t rotr64(uint64_t x, int n) { return (x >> n) | (x << (64 - n)); }
+
+#define B2_G(a, b, c, d, x, y)           \
+    do {                                 \
+        v[a] = v[a] + v[b] + (x);        \
+        v[d] = rotr64(v[d] ^ v[a], 32);  \
+        v[c] = v[c] + v[d];              \
+        v[b] = rotr64(v[b] ^ v[c], 24);  \
+        v[a] = v[a] + v[b] + (y);        \
+        v[d] = rotr64(v[d] ^ v[a], 16);  \
+        v[c] = v[c] + v[d];              \
+        v[b] = rotr64(v[b] ^ v[c], 63);  \
+    } while (0)
+
+static void b2_compress(uint64_t h[8], const unsigned char block[128], uint64_t t, int last) {
+    uint64_t v[16], m[16];
+    for (int i = 0; i < 16; i++) {
+        m[i] = 0;
+        for (int k = 7; k >= 0; k--) m[i] = m[i] << 8 | block[8 * i + k];
+    }
+    for (int i = 0; i < 8; i++) v[i] = h[i], v[i + 8] = B2_IV[i];
+    v[12] ^= t;
+    if (last) v[14] = ~v[14];
+    for (int r = 0; r < 12; r++) {
+        const uint8_t *s = B2_SIGMA[r];
+        B2_G(0, 4, 8, 12, m[s[0]], m[s[1]]);
+        B2_G(1, 5, 9, 13, m[s[2]], m[s[3]]);
+        B2_G(2, 6, 10, 14, m[s[4]], m[s[5]]);
+        B2_G(3, 7, 11, 15, m[s[6]], m[s[7]]);
+        B2_G(0, 5, 10, 15, m[s[8]], m[s[9]]);
+        B2_G(1, 6, 11, 12, m[s[10]], m[s[11]]);
+        B2_G(2, 7, 8, 13, m[s[12]], m[s[13]]);
+        B2_G(3, 4, 9, 14, m[s[14]], m[s[15]]);
+    }
+    for (int i = 0; i < 8; i++) h[i] ^= v[i] ^ v[i + 8];
+}
+
+/* The 24-byte digest of text[0:len]. */
+static void blake2b_24(const unsigned char *text, size_t len, unsigned char out[24]) {
+    uint64_t h[8];
+    unsigned char block[128];
+    for (int i = 0; i < 8; i++) h[i] = B2_IV[i];
+    h[0] ^= 0x01010000ull ^ 24;
+    size_t done = 0;
+    while (len - done > 128) {
+        b2_compress(h, text + done, done + 128, 0);
+        done += 128;
+    }
+    memset(block, 0, sizeof(block));
+    memcpy(block, text + done, len - done);
+    b2_compress(h, block, len, 1);
+    for (int i = 0; i < 24; i++) out[i] = (unsigned char)(h[i / 8] >> (8 * (i % 8)));
+}
+
+/* round._digest(seed, 1) for a whole-number seed from 0 to 2**64 - 1. */
+static void deal_digest(uint64_t seed, unsigned char out[24]) {
+    char text[64], digits[24];
+    int n = 0, len = 0;
+    do digits[n++] = (char)('0' + seed % 10);
+    while ((seed /= 10) != 0);
+    memcpy(text, "passing-game|", 13);
+    len = 13;
+    while (n) text[len++] = digits[--n];
+    memcpy(text + len, "|1", 2);
+    len += 2;
+    blake2b_24((const unsigned char *)text, (size_t)len, out);
+}
+
+/* splitmix64: the stream the seeds of later rounds are drawn from. */
+static inline uint64_t splitmix64(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
 /* One game of the batch: the rules state and the public record encode reads. */
 typedef struct {
     RState st;
@@ -37,7 +128,8 @@ typedef struct {
     uint8_t passed_on[4], drew_on[4]; /* numbers open when the seat passed / drew, as bits */
     uint8_t npass[4], ndraw[4];
     uint8_t train[2 * TRAIN_MID]; /* tiles on the train, train[tstart:tend] left to right */
-    int tstart, tend, leader, last, pending;
+    int tstart, tend, leader, last, dealt, seeded;
+    uint64_t seed; /* the Round.new seed of the deal, when dealt in step() */
 } Game;
 
 /* The arrays bound by bind(), in this order. */
@@ -48,6 +140,7 @@ typedef struct {
     Game *games;
     Py_ssize_t n;
     int players, hand, flags, sides, reward_kind, obs_size, boneyard_size, bound;
+    uint64_t stream; /* splitmix64 state: the seeds of the rounds dealt in step() */
     float penalty;
     Py_buffer buf[NBUF];
     /* offsets of the observation's parts (encoding._PARTS) */
@@ -85,7 +178,6 @@ static int vec_init(VecCore *self, PyObject *args, PyObject *kwds) {
         PyErr_NoMemory();
         return -1;
     }
-    for (Py_ssize_t i = 0; i < n; i++) self->games[i].st.reason = ALL_PASS; /* not dealt yet */
     self->n = n;
     self->players = players;
     self->hand = hand;
@@ -206,6 +298,7 @@ static void deal(const VecCore *e, Game *g, const unsigned char *digest) {
     s->left = s->right = -1;
     s->to_move = g->leader = g->last = leader;
     g->tstart = g->tend = TRAIN_MID;
+    g->dealt = 1;
 }
 
 /* Make ``code`` (legal) for the seat to move, keeping the public record. */
@@ -278,15 +371,15 @@ static int check_bound(const VecCore *self) {
     return 0;
 }
 
-/* deal(indices, digests, pending): deal game indices[k] from digests[24k:24k+24]
- * and report it; a pending game takes its next step() as the autoreset step
- * (no move made, reward 0, not terminated). */
+/* deal(indices, digests, stream): deal game indices[k] from digests[24k:24k+24]
+ * (round._digest) and report it; ``stream`` seeds the draws of the seeds of
+ * the rounds step() deals when a game is over. */
 static PyObject *vec_deal(VecCore *self, PyObject *args) {
     PyObject *idx_obj;
     Py_buffer digests;
-    int pending;
+    unsigned long long stream;
     if (check_bound(self) < 0) return NULL;
-    if (!PyArg_ParseTuple(args, "Oy*p", &idx_obj, &digests, &pending)) return NULL;
+    if (!PyArg_ParseTuple(args, "Oy*K", &idx_obj, &digests, &stream)) return NULL;
     Py_buffer idx;
     Py_ssize_t k = digests.len / 24;
     if (digests.len % 24) {
@@ -309,9 +402,9 @@ static PyObject *vec_deal(VecCore *self, PyObject *args) {
     for (Py_ssize_t j = 0; j < k; j++) {
         Game *g = &self->games[ix[j]];
         deal(self, g, (const unsigned char *)digests.buf + 24 * j);
-        g->pending = pending;
         report(self, ix[j]);
     }
+    self->stream = stream;
     PyBuffer_Release(&idx);
     PyBuffer_Release(&digests);
     Py_RETURN_NONE;
@@ -319,15 +412,18 @@ static PyObject *vec_deal(VecCore *self, PyObject *args) {
 
 /* step(actions): one move in every game (int64 (n,)); illegal actions are
  * replaced as the single environment replaces them (pass, else the first
- * legal move) and charged the penalty. Writes every bound array. */
+ * legal move) and charged the penalty. A game that ended on the last step is
+ * dealt again instead (Gymnasium's next-step autoreset: its action ignored,
+ * reward 0): Round.new's deal for a seed drawn from the stream. Writes every
+ * bound array. */
 static PyObject *vec_step(VecCore *self, PyObject *arg) {
     if (check_bound(self) < 0) return NULL;
     Py_buffer act;
     if (get_buffer(arg, &act, 8, self->n, "actions", 0) < 0) return NULL;
     for (Py_ssize_t i = 0; i < self->n; i++)
-        if (self->games[i].st.reason != GOING && !self->games[i].pending) {
+        if (!self->games[i].dealt) {
             PyBuffer_Release(&act);
-            PyErr_Format(PyExc_RuntimeError, "game %zd is over and was not dealt again", i);
+            PyErr_Format(PyExc_RuntimeError, "game %zd was never dealt", i);
             return NULL;
         }
     const int64_t *actions = act.buf;
@@ -342,8 +438,13 @@ static PyObject *vec_step(VecCore *self, PyObject *arg) {
         reward[i] = rw[0] = rw[1] = rw[2] = rw[3] = 0.0f;
         pt[0] = pt[1] = pt[2] = pt[3] = 0;
         terminated[i] = illegal[i] = 0;
-        if (g->pending) {
-            g->pending = 0;
+        if (s->reason != GOING) {
+            unsigned char digest[24];
+            uint64_t seed = splitmix64(&self->stream) >> 2; /* below 2**62, as the wrapper's seeds */
+            deal_digest(seed, digest);
+            deal(self, g, digest);
+            g->seed = seed;
+            g->seeded = 1;
             report(self, i);
             continue;
         }
@@ -382,8 +483,9 @@ static PyObject *vec_step(VecCore *self, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
-/* hands(i): game i's hands as bit masks, the pile still to draw and the seat
- * to move (None once over), for the tests to compare with a Round. */
+/* state(i): game i's hands as bit masks, the pile still to draw, the seat to
+ * move (None once over) and the seed step() dealt it from (None if deal()
+ * did), for the tests to compare with a Round. */
 static PyObject *vec_state(VecCore *self, PyObject *arg) {
     Py_ssize_t i = PyLong_AsSsize_t(arg);
     if (i == -1 && PyErr_Occurred()) return NULL;
@@ -407,8 +509,11 @@ static PyObject *vec_state(VecCore *self, PyObject *arg) {
         }
         Py_DECREF(v);
     }
-    if (s->reason == GOING) return Py_BuildValue("NNi", hands, pile, s->to_move);
-    return Py_BuildValue("NNO", hands, pile, Py_None);
+    const Game *g = &self->games[i];
+    PyObject *seed = g->seeded ? PyLong_FromUnsignedLongLong(g->seed) : Py_NewRef(Py_None);
+    if (!seed) goto fail;
+    if (s->reason == GOING) return Py_BuildValue("NNiN", hands, pile, s->to_move, seed);
+    return Py_BuildValue("NNON", hands, pile, Py_None, seed);
 fail:
     Py_XDECREF(hands);
     Py_XDECREF(pile);
@@ -424,6 +529,21 @@ static PyObject *vec_num_envs(VecCore *self, void *closure) {
     (void)closure;
     return PyLong_FromSsize_t(self->n);
 }
+
+/* digest(seed): round._digest(seed, 1) computed in C, for the tests. */
+static PyObject *mod_digest(PyObject *module, PyObject *arg) {
+    (void)module;
+    unsigned long long seed = PyLong_AsUnsignedLongLong(arg);
+    if (seed == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+    unsigned char out[24];
+    deal_digest(seed, out);
+    return PyBytes_FromStringAndSize((const char *)out, 24);
+}
+
+static PyMethodDef mod_methods[] = {
+    {"digest", (PyCFunction)mod_digest, METH_O, NULL},
+    {NULL, NULL, 0, NULL},
+};
 
 static PyMethodDef vec_methods[] = {
     {"bind", (PyCFunction)vec_bind, METH_VARARGS, NULL},
@@ -452,7 +572,7 @@ static PyTypeObject VecCoreType = {
 
 static struct PyModuleDef moddef = {
     PyModuleDef_HEAD_INIT, "passing_game._vecenv", "N rounds stepped by one call (passing_game.rl.vector_env).", -1,
-    NULL, NULL, NULL, NULL, NULL,
+    mod_methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__vecenv(void) {

@@ -22,8 +22,9 @@ and rewards are written straight into NumPy arrays.
   (Gymnasium's next-step autoreset: that step ignores its action and returns
   the new deal with reward 0).
 * **Deals**: ``reset(seed=[s0, s1, ...])`` deals game ``i`` exactly as
-  ``Round.new(rules, s_i)`` (an int seed ``s`` means ``s, s + 1, ...``); later
-  rounds take their seeds from a generator seeded by the same seeds.
+  ``Round.new(rules, s_i)`` (an int seed ``s`` means ``s, s + 1, ...``); a
+  game dealt again after its round deals as ``Round.new`` too, for a seed
+  the C core draws from a stream seeded by the reset's seeds, so runs repeat.
 
 >>> env = VectorPassingGame(3, players=2)
 >>> obs, info = env.reset(seed=7)
@@ -120,7 +121,7 @@ class VectorPassingGame(gym.vector.VectorEnv[Array, Array, Array]):
             self._seat,
             self._illegal,
         )
-        self._rng: np.random.Generator | None = None
+        self._ready = False
 
     def reset(
         self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
@@ -135,8 +136,10 @@ class VectorPassingGame(gym.vector.VectorEnv[Array, Array, Array]):
             seeds = [int(s) for s in seed]
             if len(seeds) != n:
                 raise ValueError(f"give one seed or {n} seeds, got {len(seeds)}")
-        self._rng = np.random.default_rng([s % 2**64 for s in seeds])
-        self._deal(np.arange(n, dtype=np.int64), seeds, pending=False)
+        stream = int(np.random.default_rng([s % 2**64 for s in seeds]).integers(2**63))
+        digests = b"".join(_digest(s, 1) for s in seeds)
+        self._core.deal(np.arange(n, dtype=np.int64), digests, stream)
+        self._ready = True
         self._terminated[:] = False
         self._reward[:] = 0.0
         self._rewards[:] = 0.0
@@ -146,17 +149,13 @@ class VectorPassingGame(gym.vector.VectorEnv[Array, Array, Array]):
 
     def step(self, actions: Any) -> tuple[Array, Array, Array, Array, dict[str, Any]]:
         """One move in every game: ``actions`` holds one integer action id per game."""
-        if self._rng is None:
+        if not self._ready:
             raise RuntimeError("call reset() before step()")
         acts = np.asarray(actions)
         if acts.dtype.kind not in "iu":
             raise ValueError(f"actions must be integers, got dtype {acts.dtype}")
         if acts.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), got {acts.shape}")
-        done = np.flatnonzero(self._terminated)
-        if done.size:
-            seeds = self._rng.integers(2**62, size=done.size)
-            self._deal(done.astype(np.int64), [int(s) for s in seeds], pending=True)
         self._core.step(np.ascontiguousarray(acts, dtype=np.int64))
         return (
             self._out(self._obs),
@@ -169,9 +168,6 @@ class VectorPassingGame(gym.vector.VectorEnv[Array, Array, Array]):
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions of the seat each game's observation belongs to, ``(num_envs, 58)``."""
         return self._mask.copy()
-
-    def _deal(self, games: npt.NDArray[np.int64], seeds: list[int], pending: bool) -> None:
-        self._core.deal(games, b"".join(_digest(s, 1) for s in seeds), pending)
 
     def _out(self, array: Array) -> Array:
         return array.copy() if self.copy else array
