@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+import gymnasium as gym
 import numpy as np
 import pytest
 
@@ -262,3 +263,39 @@ def test_core_never_writes_outside_its_arrays() -> None:
         core.deal(np.array([0], np.int64), bytes(23), 0)
     with pytest.raises(RuntimeError, match="never dealt"):
         core.step(np.zeros(2, np.int64))
+
+
+def test_make_vec_self_play_is_the_batch() -> None:
+    """gym.make_vec with opponents=None returns the C batch with the single env's options."""
+    env = gym.make_vec(
+        "passing_game/PassingGame-v0",
+        num_envs=5,
+        vectorization_mode="vector_entry_point",
+        opponents=None,
+        players=3,
+        passing="forced",
+        reward="points",
+    )
+    assert isinstance(env, vector_env.VectorPassingGame)
+    assert env.rules == Rules(players=3, passing="forced") and env.reward_kind == "points"
+    obs, _ = env.reset(seed=4)
+    assert obs.shape == (5, env.single_observation_space.shape[0])
+    assert env.action_masks().shape == (5, 58)
+    with pytest.raises(ValueError, match="episode"):
+        gym.make_vec(
+            "passing_game/PassingGame-v0",
+            num_envs=2,
+            vectorization_mode="vector_entry_point",
+            opponents=None,
+            episode="match",
+        )
+
+
+def test_make_vec_with_opponents_is_still_the_single_envs() -> None:
+    """Until the opponents run in C, make_vec against bots gives N PassingGameEnvs."""
+    env = gym.make_vec(
+        "passing_game/PassingGame-v0", num_envs=2, vectorization_mode="vector_entry_point"
+    )
+    assert isinstance(env, gym.vector.SyncVectorEnv)
+    obs, _ = env.reset(seed=1)
+    assert obs.shape == (2, 198)

@@ -45,8 +45,8 @@ from gymnasium.vector import AutoresetMode
 
 from passing_game.bots.kernel import flags as rule_flags
 from passing_game.rl.encoding import NUM_ACTIONS, observation_size
-from passing_game.rl.gym_env import GYM_REWARDS, GymReward
-from passing_game.rl.rewards import check_option, make_rules
+from passing_game.rl.gym_env import GYM_REWARDS, GymReward, PassingGameEnv
+from passing_game.rl.rewards import Episode, check_option, make_rules
 from passing_game.round import _digest
 from passing_game.rules import Rules
 
@@ -72,6 +72,7 @@ class VectorPassingGame(gym.vector.VectorEnv[Array, Array, Array]):
         rules: Rules | dict[str, Any] | None = None,
         *,
         opponents: Sequence[str] | None = None,
+        episode: Episode = "round",
         reward: GymReward = "margin",
         illegal_penalty: float = 1.0,
         copy: bool = True,
@@ -83,6 +84,8 @@ class VectorPassingGame(gym.vector.VectorEnv[Array, Array, Array]):
             raise ValueError(f"num_envs must be a whole number of at least 1, got {num_envs!r}")
         if opponents is not None:
             raise ValueError("opponents inside the batch are not built yet: use opponents=None")
+        if episode != "round":
+            raise ValueError("the batch plays one round an episode: use episode='round'")
         check_option("reward", reward, GYM_REWARDS)
         self.rules = make_rules(rules, rule_fields)
         self.num_envs = num_envs
@@ -180,3 +183,19 @@ class VectorPassingGame(gym.vector.VectorEnv[Array, Array, Array]):
             "rewards": self._out(self._rewards[:, : self.rules.players]),
             "points": self._out(self._points[:, : self.rules.sides]),
         }
+
+
+def make_vector(
+    num_envs: int, opponents: Sequence[str] | None = ("greedy",), **options: Any
+) -> gym.vector.VectorEnv[Any, Any, Any]:
+    """``gym.make_vec("passing_game/PassingGame-v0", num_envs=N, ...)``: the batch in C.
+
+    ``opponents=None`` (self-play) gives ``VectorPassingGame``. Until the
+    opponents run in C, any other ``opponents`` gives Gymnasium's
+    ``SyncVectorEnv`` of ``PassingGameEnv``s, as ``make_vec`` gave before.
+    """
+    if opponents is None:
+        return VectorPassingGame(num_envs, opponents=None, **options)
+    return gym.vector.SyncVectorEnv(
+        [lambda: PassingGameEnv(opponents=opponents, **options) for _ in range(num_envs)]
+    )
