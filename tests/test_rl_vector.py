@@ -62,7 +62,9 @@ def _expected_move(rnd: Round, action: int) -> tuple[int, bool]:
 
 
 def _check_game(env: vector_env.VectorPassingGame, i: int, rnd: Round, seat: int, obs: Any) -> None:
-    view = rnd.view(seat)
+    # PassingGame-v0's view holds the match's scores: the round's points once it is over
+    scores = rnd.result.points_by_side() if rnd.result is not None else None
+    view = rnd.view(seat, scores=scores)
     np.testing.assert_array_equal(obs[i], encode(view), err_msg=f"game {i}")
     np.testing.assert_array_equal(
         env.action_masks()[i], action_mask(view).astype(bool), err_msg=f"game {i}"
@@ -225,8 +227,12 @@ def test_bad_input_is_refused() -> None:
     np.testing.assert_array_equal(env._obs, before)
     with pytest.raises(ValueError, match="seeds"):
         env.reset(seed=[1, 2, 3])
-    with pytest.raises(ValueError, match="opponents"):
+    with pytest.raises(ValueError, match="plays against greedy"):
         vector_env.VectorPassingGame(2, opponents=("random",))
+    with pytest.raises(ValueError, match="one opponent for all seats"):
+        vector_env.VectorPassingGame(2, players=4, opponents=("greedy", "greedy"))
+    with pytest.raises(ValueError, match="seat"):
+        vector_env.VectorPassingGame(2, players=2, opponents="greedy", seat=2)
     with pytest.raises(ValueError, match="num_envs"):
         vector_env.VectorPassingGame(0)
     with pytest.raises(ValueError, match="reward"):
@@ -281,7 +287,7 @@ def test_make_vec_self_play_is_the_batch() -> None:
     obs, _ = env.reset(seed=4)
     assert obs.shape == (5, env.single_observation_space.shape[0])
     assert env.action_masks().shape == (5, 58)
-    with pytest.raises(ValueError, match="episode"):
+    with pytest.raises(ValueError, match="one round an episode"):
         gym.make_vec(
             "passing_game/PassingGame-v0",
             num_envs=2,
@@ -291,11 +297,70 @@ def test_make_vec_self_play_is_the_batch() -> None:
         )
 
 
-def test_make_vec_with_opponents_is_still_the_single_envs() -> None:
-    """Until the opponents run in C, make_vec against bots gives N PassingGameEnvs."""
+def test_make_vec_against_greedy_is_the_batch() -> None:
+    """make_vec's default opponents (greedy, as PassingGame-v0's) play in C."""
     env = gym.make_vec(
         "passing_game/PassingGame-v0", num_envs=2, vectorization_mode="vector_entry_point"
+    )
+    assert isinstance(env, vector_env.VectorPassingGame)
+    assert env.opponents == ("greedy",)
+
+
+def test_make_vec_with_other_bots_is_still_the_single_envs() -> None:
+    """Bots not yet in C give N PassingGameEnvs, as make_vec gave before."""
+    env = gym.make_vec(
+        "passing_game/PassingGame-v0",
+        num_envs=2,
+        vectorization_mode="vector_entry_point",
+        opponents=("random",),
     )
     assert isinstance(env, gym.vector.SyncVectorEnv)
     obs, _ = env.reset(seed=1)
     assert obs.shape == (2, 198)
+
+
+@pytest.mark.parametrize("fields", VARIANTS)
+def test_against_greedy_same_as_single_env(fields: dict[str, Any]) -> None:
+    """Against greedy (in C) each game plays as PassingGame-v0 with the same deal and actions."""
+    rules = Rules(**fields)
+    games = 2 * rules.players
+    singles = []
+    for i in range(games):
+        single = PassingGameEnv(rules, opponents=("greedy",), seat=i % rules.players)
+        singles.append((single, *single.reset(seed=i)))
+    seeds = [single.match.seed for single, _, _ in singles]  # type: ignore[union-attr]
+    envs = [
+        vector_env.VectorPassingGame(1, rules, opponents=("greedy",), seat=i % rules.players)
+        for i in range(games)
+    ]
+    rng = np.random.default_rng(len(fields))
+    for i, env in enumerate(envs):
+        single, obs, info = singles[i]
+        vobs, vinfo = env.reset(seed=[seeds[i]])
+        while True:
+            np.testing.assert_array_equal(vobs[0], obs)
+            np.testing.assert_array_equal(env.action_masks()[0], single.action_masks())
+            assert vinfo["seat"][0] == single.seat
+            mask = single.action_masks()
+            legal = rng.random() < 0.9
+            action = int(rng.choice(np.flatnonzero(mask))) if legal else int(rng.integers(58))
+            obs, reward, terminated, _, info = single.step(action)
+            vobs, vreward, vterminated, _, vinfo = env.step(np.array([action]))
+            assert vreward[0] == reward and vterminated[0] == terminated
+            assert vinfo["illegal_action"][0] == info["illegal_action"]
+            if terminated:
+                np.testing.assert_array_equal(vobs[0], obs)
+                assert not env.action_masks().any()
+                break
+
+
+def test_against_greedy_at_a_random_seat() -> None:
+    """seat=None: the learner's seat is drawn each round and its view is returned."""
+    env = vector_env.VectorPassingGame(40, players=3, opponents="greedy", seat=None)
+    obs, info = env.reset(seed=3)
+    seats = set(info["seat"].tolist())
+    assert seats == {0, 1, 2}
+    for i in range(40):
+        hands, _, to_move, _ = env._core.state(i)
+        assert to_move == info["seat"][i]
+        assert obs[i][:28].sum() == bin(hands[to_move]).count("1")

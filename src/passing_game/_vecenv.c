@@ -30,6 +30,8 @@
 
 /* Reward kinds, in the order of vector_env.REWARDS. */
 enum { R_MARGIN = 0, R_POINTS = 1, R_WIN = 2 };
+/* Opponents, in the order of vector_env.OPPONENTS: none is self-play. */
+enum { OPP_NONE = 0, OPP_GREEDY = 1 };
 
 /* BLAKE2b (RFC 7693), unkeyed, for round._digest: hashlib.blake2b(text,
  * digest_size=24). Lets a game be dealt again inside step() without Python. */
@@ -129,6 +131,7 @@ typedef struct {
     uint8_t npass[4], ndraw[4];
     uint8_t train[2 * TRAIN_MID]; /* tiles on the train, train[tstart:tend] left to right */
     int tstart, tend, leader, last, dealt, seeded;
+    int agent; /* the learner's seat against opponents; -1 in self-play */
     uint64_t seed; /* the Round.new seed of the deal, when dealt in step() */
 } Game;
 
@@ -141,6 +144,8 @@ typedef struct {
     Py_ssize_t n;
     int players, hand, flags, sides, reward_kind, obs_size, boneyard_size, bound;
     uint64_t stream; /* splitmix64 state: the seeds of the rounds dealt in step() */
+    int opponent, seat; /* OPP_*; the learner's seat against them, -1 at random a round */
+    int target;         /* Rules.target: the scores part once a round is over (0: never) */
     float penalty;
     Py_buffer buf[NBUF];
     /* offsets of the observation's parts (encoding._PARTS) */
@@ -152,16 +157,18 @@ typedef struct {
 static int g_tables_ready = 0;
 
 static int vec_init(VecCore *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"num_envs", "players", "hand_size", "flags", "reward", "illegal_penalty", NULL};
+    static char *kwlist[] = {"num_envs", "players", "hand_size", "flags", "reward", "illegal_penalty",
+                             "opponent", "seat", "target", NULL};
     Py_ssize_t n;
-    int players, hand, flags, reward;
+    int players, hand, flags, reward, opponent = OPP_NONE, seat = -1, target = 0;
     double penalty;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "niiiid", kwlist, &n, &players, &hand, &flags, &reward,
-                                     &penalty))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "niiiid|iii", kwlist, &n, &players, &hand, &flags, &reward,
+                                     &penalty, &opponent, &seat, &target))
         return -1;
     if (n < 1 || players < 2 || players > 4 || hand < 1 || players * hand > NTILES - LOCKED ||
         (flags & ~(F_ALL & ~F_PASS_TO_END)) || ((flags & F_PARTNERSHIPS) && players != 4) || reward < 0 ||
-        reward > R_WIN) {
+        reward > R_WIN || opponent < OPP_NONE || opponent > OPP_GREEDY || seat < -1 || seat >= players ||
+        target < 0) {
         PyErr_SetString(PyExc_ValueError, "VecCore: arguments out of range");
         return -1;
     }
@@ -185,6 +192,9 @@ static int vec_init(VecCore *self, PyObject *args, PyObject *kwds) {
     self->sides = (flags & F_PARTNERSHIPS) ? 2 : players;
     self->reward_kind = reward;
     self->penalty = (float)penalty;
+    self->opponent = opponent;
+    self->seat = seat;
+    self->target = target;
     self->boneyard_size = NTILES - players * hand;
     int o = 0, p = players;
     self->o_hand = o, o += NTILES;
@@ -264,11 +274,25 @@ static void encode(const VecCore *e, const Game *g, int me, float *o) {
     if (s->reason == GOING) o[e->o_to_move + (s->to_move - me + n) % n] = 1.0f;
     o[e->o_leader + (g->leader - me + n) % n] = 1.0f;
     o[e->o_in_row] = (float)((double)s->passes / n);
-    /* scores stay 0: an episode is one round, outside a match */
+    /* scores: 0 while the round is played (an episode is a match's first
+     * round); once it is over, the points it scored, as PassingGame-v0's
+     * final view shows the match's scores */
+    if (s->reason != GOING && e->target > 0) {
+        Score sc;
+        rules_score(s, &sc);
+        if (sc.winner >= 0 && sc.points > 0) {
+            int mine = (e->flags & F_PARTNERSHIPS) ? me % 2 : me;
+            double v = (double)sc.points / e->target;
+            o[e->o_scores + (sc.winner - mine + sc.sides) % sc.sides] = (float)(v < 1.0 ? v : 1.0);
+        }
+    }
 }
 
-/* The seat whose view a game reports: the seat to move, or the last mover. */
-static inline int obs_seat(const Game *g) { return g->st.reason == GOING ? g->st.to_move : g->last; }
+/* The seat whose view a game reports: the learner's against opponents; in
+ * self-play the seat to move, or once the round is over the last mover. */
+static inline int obs_seat(const Game *g) {
+    return g->agent >= 0 ? g->agent : g->st.reason == GOING ? g->st.to_move : g->last;
+}
 
 /* The observation, mask and seat of game i into the bound arrays. */
 static void report(const VecCore *e, Py_ssize_t i) {
@@ -277,11 +301,31 @@ static void report(const VecCore *e, Py_ssize_t i) {
     encode(e, g, seat, (float *)e->buf[B_OBS].buf + i * e->obs_size);
     uint8_t *mask = (uint8_t *)e->buf[B_MASK].buf + i * NCODES;
     memset(mask, 0, NCODES);
-    if (g->st.reason == GOING) {
+    if (g->st.reason == GOING && g->st.to_move == seat) {
         int legal[MAX_MOVES], k = rules_legal(&g->st, legal);
         for (int j = 0; j < k; j++) mask[legal[j]] = 1;
     }
     ((int8_t *)e->buf[B_SEAT].buf)[i] = (int8_t)seat;
+}
+
+/* bots.simple.GreedyBot, move for move: the heaviest play, ties to the
+ * double, then to the end leaving the higher number, then the first listed
+ * (Python's max); unable to play, draw if allowed, else pass. */
+static int greedy(const RState *s) {
+    int legal[MAX_MOVES], k = rules_legal(s, legal), best = -1, key = -1;
+    for (int j = 0; j < k; j++) {
+        int code = legal[j];
+        if (code >= DRAW_CODE) continue;
+        int t = code >> 1;
+        int open = s->left < 0 ? HIGH[t] : PIPS[t] - ((code & 1) ? s->right : s->left);
+        int kj = PIPS[t] * 16 + (LOW[t] == HIGH[t]) * 8 + open;
+        if (kj > key) {
+            key = kj;
+            best = code;
+        }
+    }
+    if (best >= 0) return best;
+    return rules_can_draw(s) ? DRAW_CODE : PASS_CODE;
 }
 
 static void deal(const VecCore *e, Game *g, const unsigned char *digest) {
@@ -299,6 +343,36 @@ static void deal(const VecCore *e, Game *g, const unsigned char *digest) {
     s->to_move = g->leader = g->last = leader;
     g->tstart = g->tend = TRAIN_MID;
     g->dealt = 1;
+}
+
+static void play(Game *g, int code);
+
+/* The opponents move until it is the learner's turn or the round is over. */
+static void bots_play(Game *g) {
+    while (g->st.reason == GOING && g->st.to_move != g->agent) play(g, greedy(&g->st));
+}
+
+/* Deal a game from ``digest`` (seed: the Round.new seed when known, -1 not);
+ * against opponents choose the learner's seat and let the bots move first. A
+ * round the bots end before the learner's first turn is no episode: it is
+ * dealt again from the stream, as PassingGame-v0 deals again. */
+static void start(VecCore *e, Game *g, const unsigned char *digest, int seeded, uint64_t seed) {
+    unsigned char again[24];
+    int agent = -1;
+    if (e->opponent != OPP_NONE) agent = e->seat >= 0 ? e->seat : (int)(splitmix64(&e->stream) % e->players);
+    for (;;) {
+        deal(e, g, digest);
+        g->seeded = seeded;
+        g->seed = seed;
+        g->agent = agent;
+        if (agent < 0) return;
+        bots_play(g);
+        if (g->st.reason == GOING) return;
+        seed = splitmix64(&e->stream) >> 2; /* below 2**62, as the wrapper's seeds */
+        seeded = 1;
+        deal_digest(seed, again);
+        digest = again;
+    }
 }
 
 /* Make ``code`` (legal) for the seat to move, keeping the public record. */
@@ -399,12 +473,11 @@ static PyObject *vec_deal(VecCore *self, PyObject *args) {
             PyBuffer_Release(&digests);
             return NULL;
         }
+    self->stream = stream;
     for (Py_ssize_t j = 0; j < k; j++) {
-        Game *g = &self->games[ix[j]];
-        deal(self, g, (const unsigned char *)digests.buf + 24 * j);
+        start(self, &self->games[ix[j]], (const unsigned char *)digests.buf + 24 * j, 0, 0);
         report(self, ix[j]);
     }
-    self->stream = stream;
     PyBuffer_Release(&idx);
     PyBuffer_Release(&digests);
     Py_RETURN_NONE;
@@ -442,9 +515,7 @@ static PyObject *vec_step(VecCore *self, PyObject *arg) {
             unsigned char digest[24];
             uint64_t seed = splitmix64(&self->stream) >> 2; /* below 2**62, as the wrapper's seeds */
             deal_digest(seed, digest);
-            deal(self, g, digest);
-            g->seed = seed;
-            g->seeded = 1;
+            start(self, g, digest, 1, seed);
             report(self, i);
             continue;
         }
@@ -460,6 +531,7 @@ static PyObject *vec_step(VecCore *self, PyObject *arg) {
             if (ok >> PASS_CODE & 1) code = PASS_CODE;
         }
         play(g, code);
+        if (g->agent >= 0) bots_play(g);
         if (s->reason != GOING) {
             Score sc;
             rules_score(s, &sc);

@@ -5,11 +5,15 @@ optional C extension ``passing_game._vecenv`` (the rules of ``_rules.h``,
 the code behind ``Round``) and steps them all at once; observations, masks
 and rewards are written straight into NumPy arrays.
 
-* **Self-play** (``opponents=None``, the only mode so far): every seat is the
-  learner. Each step acts for the seat to move in each game; the observation
-  is ``passing_game.rl.encoding.encode`` of the next seat to move's view (the
+* **Self-play** (``opponents=None``): every seat is the learner. Each step
+  acts for the seat to move in each game; the observation is
+  ``passing_game.rl.encoding.encode`` of the next seat to move's view (the
   same layout, float for float), or, once the round is over, of the seat
   that made the last move. ``info["seat"]`` says whose view it is.
+* **Against bots** (``opponents=("greedy",)``, the bots built in C so far,
+  ``OPPONENTS``): the learner plays ``seat`` (``None``: a seat at random each
+  round) and the bots move in C until its turn, as in ``PassingGame-v0``
+  (a round the bots end before the learner's first turn is dealt again).
 * **Reward**: as ``PassingGame-v0`` computes it (``"margin"``, ``"points"`` or
   ``"win"``), for the seat that made the step's move; ``info["rewards"]``
   holds every seat's (``players`` columns) and ``info["points"]`` the points
@@ -60,6 +64,25 @@ AVAILABLE: bool = _vecenv is not None
 
 Array = npt.NDArray[Any]
 
+#: The bots that play inside the batch, in C (``_vecenv.c``; the same moves
+#: as their Python classes, tests/test_rl_vector.py).
+OPPONENTS: tuple[str, ...] = ("greedy",)
+
+
+def _opponent(opponents: Sequence[str] | str | None, players: int) -> str | None:
+    """The one bot name ``opponents`` asks for (None: self-play)."""
+    if opponents is None:
+        return None
+    names = (opponents,) if isinstance(opponents, str) else tuple(opponents)
+    if len(names) not in (1, players - 1):
+        raise ValueError(f"give one opponent for all seats or {players - 1}, got {len(names)}")
+    if len(set(names)) != 1 or names[0] not in OPPONENTS:
+        raise ValueError(
+            f"the batch plays against {', '.join(OPPONENTS)} (one for all seats) or None "
+            f"(self-play), got {names!r}"
+        )
+    return names[0]
+
 
 class VectorPassingGame(gym.vector.VectorEnv[Array, Array, Array]):
     """``num_envs`` rounds in C; see the module notes for its options."""
@@ -71,7 +94,8 @@ class VectorPassingGame(gym.vector.VectorEnv[Array, Array, Array]):
         num_envs: int,
         rules: Rules | dict[str, Any] | None = None,
         *,
-        opponents: Sequence[str] | None = None,
+        opponents: Sequence[str] | str | None = None,
+        seat: int | None = 0,
         episode: Episode = "round",
         reward: GymReward = "margin",
         illegal_penalty: float = 1.0,
@@ -82,12 +106,17 @@ class VectorPassingGame(gym.vector.VectorEnv[Array, Array, Array]):
             raise RuntimeError("the C extension passing_game._vecenv is not built")
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a whole number of at least 1, got {num_envs!r}")
-        if opponents is not None:
-            raise ValueError("opponents inside the batch are not built yet: use opponents=None")
         if episode != "round":
             raise ValueError("the batch plays one round an episode: use episode='round'")
         check_option("reward", reward, GYM_REWARDS)
         self.rules = make_rules(rules, rule_fields)
+        players = self.rules.players
+        opponent = _opponent(opponents, players)
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players
+        ):
+            raise ValueError(f"seat must be None or 0 to {players - 1}, got {seat!r}")
+        self.opponents = None if opponent is None else (opponent,) * (players - 1)
         self.num_envs = num_envs
         self.reward_kind = reward
         self.illegal_penalty = float(illegal_penalty)
@@ -104,6 +133,9 @@ class VectorPassingGame(gym.vector.VectorEnv[Array, Array, Array]):
             rule_flags(self.rules),
             GYM_REWARDS.index(reward),
             self.illegal_penalty,
+            0 if opponent is None else 1 + OPPONENTS.index(opponent),
+            -1 if seat is None else seat,
+            self.rules.target,
         )
         self._obs = np.zeros((n, size), np.float32)
         self._mask = np.zeros((n, NUM_ACTIONS), np.bool_)
@@ -186,16 +218,25 @@ class VectorPassingGame(gym.vector.VectorEnv[Array, Array, Array]):
 
 
 def make_vector(
-    num_envs: int, opponents: Sequence[str] | None = ("greedy",), **options: Any
+    num_envs: int, opponents: Sequence[str] | str | None = ("greedy",), **options: Any
 ) -> gym.vector.VectorEnv[Any, Any, Any]:
     """``gym.make_vec("passing_game/PassingGame-v0", num_envs=N, ...)``: the batch in C.
 
-    ``opponents=None`` (self-play) gives ``VectorPassingGame``. Until the
-    opponents run in C, any other ``opponents`` gives Gymnasium's
+    Self-play (``opponents=None``) and the bots of ``OPPONENTS`` give
+    ``VectorPassingGame``. What the batch cannot play yet (other bots, bot
+    options, ``episode="match"``, rendering) gives Gymnasium's
     ``SyncVectorEnv`` of ``PassingGameEnv``s, as ``make_vec`` gave before.
     """
+    names = (opponents,) if isinstance(opponents, str) else opponents
+    in_c = names is None or (len(set(names)) == 1 and next(iter(names)) in OPPONENTS)
+    single_only = {"opponent_options", "render_mode"} & options.keys()
+    if in_c and not single_only and options.get("episode", "round") == "round":
+        return VectorPassingGame(num_envs, opponents=opponents, **options)
     if opponents is None:
-        return VectorPassingGame(num_envs, opponents=None, **options)
+        raise ValueError(
+            "self-play (opponents=None) runs in the batch only, which plays one round an "
+            "episode, without opponent_options or render_mode"
+        )
     return gym.vector.SyncVectorEnv(
         [lambda: PassingGameEnv(opponents=opponents, **options) for _ in range(num_envs)]
     )
