@@ -26,9 +26,11 @@ def random_legal(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
     return np.argmax(np.where(masks, noise, -1.0), axis=1)
 
 
-def vector(n: int, players: int, seconds: float) -> tuple[float, float]:
+def vector(
+    n: int, players: int, seconds: float, opponents: str | None = None
+) -> tuple[float, float]:
     """(steps a second, share of the time spent inside env.step)."""
-    env = VectorPassingGame(n, players=players, copy=False)
+    env = VectorPassingGame(n, players=players, opponents=opponents, copy=False)
     rng = np.random.default_rng(0)
     env.reset(seed=0)
     masks = env._mask
@@ -66,12 +68,14 @@ def main() -> None:
     args = parser.parse_args()
     base = single(args.players, args.seconds)
     print(f"single PassingGame-v0 vs greedy, players={args.players}: {base:,.0f} steps/s")
-    for n in (1, 64, 1024, 4096):
-        rate, share = vector(n, args.players, args.seconds)
-        print(
-            f"vector self-play N={n}: {rate:,.0f} steps/s ({rate / base:,.0f}x single), "
-            f"{share:.0%} of the time in env.step"
-        )
+    for opponents in (None, "greedy"):
+        mode = "self-play" if opponents is None else f"vs {opponents}"
+        for n in (1, 64, 1024, 4096):
+            rate, share = vector(n, args.players, args.seconds, opponents)
+            print(
+                f"vector {mode} N={n}: {rate:,.0f} steps/s ({rate / base:,.0f}x single), "
+                f"{share:.0%} of the time in env.step"
+            )
 
 
 if __name__ == "__main__":
