@@ -10,6 +10,7 @@ of a round) and the end of the round, in every rules variant.
 from __future__ import annotations
 
 import os
+import threading
 from typing import Any
 
 import gymnasium as gym
@@ -364,3 +365,44 @@ def test_against_greedy_at_a_random_seat() -> None:
         hands, _, to_move, _ = env._core.state(i)
         assert to_move == info["seat"][i]
         assert obs[i][:28].sum() == bin(hands[to_move]).count("1")
+
+
+def test_threads_step_their_own_batches() -> None:
+    """step() runs without the GIL; batches stepped in threads give the sequential runs."""
+    expected = [_random_run(vector_env.VectorPassingGame(64, players=4), s, 60) for s in (1, 2)]
+    got: dict[int, list[Any]] = {}
+
+    def run(seed: int) -> None:
+        got[seed] = _random_run(vector_env.VectorPassingGame(64, players=4), seed, 60)
+
+    threads = [threading.Thread(target=run, args=(s,)) for s in (1, 2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for want, seed in zip(expected, (1, 2), strict=True):
+        for a, b in zip(want, got[seed], strict=True):
+            np.testing.assert_array_equal(a, b)
+
+
+def test_one_batch_shared_by_threads_refuses_instead_of_racing() -> None:
+    """While one thread steps a batch, another's calls on it raise RuntimeError, never crash."""
+    env = vector_env.VectorPassingGame(4096, players=2, copy=False)
+    env.reset(seed=0)
+    errors: list[BaseException] = []
+
+    def hammer() -> None:
+        for _ in range(30):
+            try:
+                env.step(np.full(4096, 57))
+                env._core.state(0)
+            except RuntimeError as exc:
+                errors.append(exc)
+
+    threads = [threading.Thread(target=hammer) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all("another thread" in str(e) for e in errors)
+    env.step(np.full(4096, 57))  # usable afterwards

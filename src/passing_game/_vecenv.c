@@ -146,6 +146,7 @@ typedef struct {
     uint64_t stream; /* splitmix64 state: the seeds of the rounds dealt in step() */
     int opponent, seat; /* OPP_*; the learner's seat against them, -1 at random a round */
     int target;         /* Rules.target: the scores part once a round is over (0: never) */
+    int busy;           /* step() runs without the GIL: every other call is refused */
     float penalty;
     Py_buffer buf[NBUF];
     /* offsets of the observation's parts (encoding._PARTS) */
@@ -417,8 +418,11 @@ static int get_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, Py_ss
 /* bind(obs, mask, reward, rewards, points, terminated, seat, illegal): the
  * arrays every later call writes: float32 (n, obs_size), uint8/bool (n, 58),
  * float32 (n,), float32 (n, 4), int32 (n, 4), bool (n,), int8 (n,), bool (n,). */
+static int check_free(const VecCore *self);
+
 static PyObject *vec_bind(VecCore *self, PyObject *args) {
     PyObject *objs[NBUF];
+    if (check_free(self) < 0) return NULL;
     if (!PyArg_ParseTuple(args, "OOOOOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4], &objs[5], &objs[6],
                           &objs[7]))
         return NULL;
@@ -437,7 +441,18 @@ static PyObject *vec_bind(VecCore *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* Whether no step() of this object is running in another thread (the flag is
+ * read and written only with the GIL held). */
+static int check_free(const VecCore *self) {
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "VecCore: a step() is running in another thread");
+        return -1;
+    }
+    return 0;
+}
+
 static int check_bound(const VecCore *self) {
+    if (check_free(self) < 0) return -1;
     if (!self->bound) {
         PyErr_SetString(PyExc_RuntimeError, "VecCore: bind() the arrays first");
         return -1;
@@ -503,6 +518,10 @@ static PyObject *vec_step(VecCore *self, PyObject *arg) {
     float *reward = self->buf[B_REWARD].buf, *rewards = self->buf[B_REWARDS].buf;
     int32_t *points = self->buf[B_POINTS].buf;
     uint8_t *terminated = self->buf[B_TERMINATED].buf, *illegal = self->buf[B_ILLEGAL].buf;
+    /* The GIL is released: the buffers stay exported (NumPy cannot free or
+     * resize them) and ``busy`` keeps bind/deal/step/state of this object out. */
+    self->busy = 1;
+    Py_BEGIN_ALLOW_THREADS;
     for (Py_ssize_t i = 0; i < self->n; i++) {
         Game *g = &self->games[i];
         RState *s = &g->st;
@@ -551,6 +570,8 @@ static PyObject *vec_step(VecCore *self, PyObject *arg) {
         reward[i] = rw[seat];
         report(self, i);
     }
+    Py_END_ALLOW_THREADS;
+    self->busy = 0;
     PyBuffer_Release(&act);
     Py_RETURN_NONE;
 }
@@ -559,6 +580,7 @@ static PyObject *vec_step(VecCore *self, PyObject *arg) {
  * move (None once over) and the seed step() dealt it from (None if deal()
  * did), for the tests to compare with a Round. */
 static PyObject *vec_state(VecCore *self, PyObject *arg) {
+    if (check_free(self) < 0) return NULL;
     Py_ssize_t i = PyLong_AsSsize_t(arg);
     if (i == -1 && PyErr_Occurred()) return NULL;
     if (i < 0 || i >= self->n) {
