@@ -17,7 +17,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from passing_game import PASS, Round, Rules
+from passing_game import PASS, Match, Round, Rules
 from passing_game.rl import vector_env
 from passing_game.rl.encoding import action_mask, action_to_move, encode, move_to_action
 from passing_game.rl.gym_env import PassingGameEnv
@@ -265,9 +265,11 @@ def test_core_never_writes_outside_its_arrays() -> None:
     with pytest.raises(ValueError, match="expected"):
         core.step(np.zeros(3, np.int64))
     with pytest.raises(ValueError, match="not a game"):
-        core.deal(np.array([2], np.int64), bytes(24), 0)
+        core.deal(np.array([2], np.int64), bytes(24), np.zeros(1, np.uint64), False, 0)
     with pytest.raises(ValueError, match="24 bytes"):
-        core.deal(np.array([0], np.int64), bytes(23), 0)
+        core.deal(np.array([0], np.int64), bytes(23), np.zeros(1, np.uint64), False, 0)
+    with pytest.raises(ValueError, match="expected"):
+        core.deal(np.array([0], np.int64), bytes(24), np.zeros(2, np.uint64), False, 0)
     with pytest.raises(RuntimeError, match="never dealt"):
         core.step(np.zeros(2, np.int64))
 
@@ -288,13 +290,13 @@ def test_make_vec_self_play_is_the_batch() -> None:
     obs, _ = env.reset(seed=4)
     assert obs.shape == (5, env.single_observation_space.shape[0])
     assert env.action_masks().shape == (5, 58)
-    with pytest.raises(ValueError, match="one round an episode"):
+    with pytest.raises(ValueError, match="episode must be one of"):
         gym.make_vec(
             "passing_game/PassingGame-v0",
             num_envs=2,
             vectorization_mode="vector_entry_point",
             opponents=None,
-            episode="match",
+            episode="season",
         )
 
 
@@ -320,21 +322,58 @@ def test_make_vec_with_other_bots_is_still_the_single_envs() -> None:
     assert obs.shape == (2, 198)
 
 
+MATCH_VARIANTS = [
+    pytest.param({"players": 2}, "margin", id="2p-margin"),
+    pytest.param({"players": 3, "leader": "rotate"}, "points", id="3p-rotate-points-D5"),
+    pytest.param(
+        {"players": 4, "partnerships": True, "leader": "winner"}, "win", id="partners-winner-win-D5"
+    ),
+    pytest.param(
+        {"players": 4, "leader": "winner", "scoring": "pairwise", "passing": "forced"},
+        "margin",
+        id="4p-winner-pairwise-forced",
+    ),
+    pytest.param({"players": 2, "target": 20, "draw": "continue"}, "win", id="2p-target20-win"),
+]
+
+
 @pytest.mark.parametrize("fields", VARIANTS)
 def test_against_greedy_same_as_single_env(fields: dict[str, Any]) -> None:
     """Against greedy (in C) each game plays as PassingGame-v0 with the same deal and actions."""
-    rules = Rules(**fields)
+    _against_greedy(Rules(**fields), "round", "margin")
+
+
+@pytest.mark.parametrize(("fields", "kind"), MATCH_VARIANTS)
+def test_match_against_greedy_same_as_single_env(fields: dict[str, Any], kind: str) -> None:
+    """episode="match": rounds until the target (R8), leaders by D5, paid round by round."""
+    _against_greedy(Rules(**fields), "match", kind)
+
+
+def _against_greedy(rules: Rules, episode: str, kind: str) -> None:
     games = 2 * rules.players
     singles = []
     for i in range(games):
-        single = PassingGameEnv(rules, opponents=("greedy",), seat=i % rules.players)
+        single = PassingGameEnv(
+            rules,
+            opponents=("greedy",),
+            seat=i % rules.players,
+            episode=episode,  # type: ignore[arg-type]
+            reward=kind,  # type: ignore[arg-type]
+        )
         singles.append((single, *single.reset(seed=i)))
     seeds = [single.match.seed for single, _, _ in singles]  # type: ignore[union-attr]
     envs = [
-        vector_env.VectorPassingGame(1, rules, opponents=("greedy",), seat=i % rules.players)
+        vector_env.VectorPassingGame(
+            1,
+            rules,
+            opponents=("greedy",),
+            seat=i % rules.players,
+            episode=episode,  # type: ignore[arg-type]
+            reward=kind,  # type: ignore[arg-type]
+        )
         for i in range(games)
     ]
-    rng = np.random.default_rng(len(fields))
+    rng = np.random.default_rng(games)
     for i, env in enumerate(envs):
         single, obs, info = singles[i]
         vobs, vinfo = env.reset(seed=[seeds[i]])
@@ -406,3 +445,48 @@ def test_one_batch_shared_by_threads_refuses_instead_of_racing() -> None:
         t.join()
     assert all("another thread" in str(e) for e in errors)
     env.step(np.full(4096, 57))  # usable afterwards
+
+
+@pytest.mark.parametrize(("fields", "kind"), MATCH_VARIANTS)
+def test_match_self_play_same_as_match(fields: dict[str, Any], kind: str) -> None:
+    """Self-play matches play as passing_game.Match with the same seed and moves (R8, D5)."""
+    rules = Rules(**fields)
+    games = 4
+    env = vector_env.VectorPassingGame(games, rules, episode="match", reward=kind)  # type: ignore[arg-type]
+    obs, info = env.reset(seed=[50 + i for i in range(games)])
+    matches = [Match(rules, seed=50 + i) for i in range(games)]
+    live = [True] * games
+    rng = np.random.default_rng(7)
+    while any(live):
+        actions = np.array(
+            [rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in env.action_masks()]
+        )
+        seats = {}
+        for i, match in enumerate(matches):
+            if live[i]:
+                seat = match.to_move
+                assert seat is not None and info["seat"][i] == seat
+                np.testing.assert_array_equal(obs[i], encode(match.view(seat)))
+                np.testing.assert_array_equal(
+                    env.action_masks()[i], action_mask(match.view(seat)).astype(bool)
+                )
+                before = len(match.results)
+                match.play(action_to_move(int(actions[i])))
+                seats[i] = seat, match.results[before:]
+        obs, reward, terminated, _, info = env.step(actions)
+        for i, (seat, ended) in seats.items():
+            match = matches[i]
+            assert terminated[i] == match.is_over
+            values = [0.0] * rules.players
+            for result in ended:
+                points = result.points_by_side()
+                for s in range(rules.players):
+                    values[s] += 0.0 if kind == "win" else _seat_value(rules, kind, s, points)
+            if match.is_over and kind == "win":
+                assert match.winner is not None
+                for s in range(rules.players):
+                    values[s] += 1.0 if rules.side_of(s) == match.winner else -1.0
+            assert list(info["rewards"][i]) == values and reward[i] == values[seat]
+            if match.is_over:
+                np.testing.assert_array_equal(obs[i], encode(match.view(seat)))
+                live[i] = False

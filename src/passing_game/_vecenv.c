@@ -32,6 +32,8 @@
 enum { R_MARGIN = 0, R_POINTS = 1, R_WIN = 2 };
 /* Opponents, in the order of vector_env.OPPONENTS: none is self-play. */
 enum { OPP_NONE = 0, OPP_GREEDY = 1 };
+/* Rules.leader, in the order of rules.LEADER_RULES (D5). */
+enum { LEAD_RANDOM = 0, LEAD_ROTATE = 1, LEAD_WINNER = 2 };
 
 /* BLAKE2b (RFC 7693), unkeyed, for round._digest: hashlib.blake2b(text,
  * digest_size=24). Lets a game be dealt again inside step() without Python. */
@@ -100,17 +102,23 @@ static void blake2b_24(const unsigned char *text, size_t len, unsigned char out[
     for (int i = 0; i < 24; i++) out[i] = (unsigned char)(h[i / 8] >> (8 * (i % 8)));
 }
 
-/* round._digest(seed, 1) for a whole-number seed from 0 to 2**64 - 1. */
-static void deal_digest(uint64_t seed, unsigned char out[24]) {
-    char text[64], digits[24];
+static int put_decimal(char *text, uint64_t v) {
+    char digits[24];
     int n = 0, len = 0;
-    do digits[n++] = (char)('0' + seed % 10);
-    while ((seed /= 10) != 0);
-    memcpy(text, "passing-game|", 13);
-    len = 13;
+    do digits[n++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
     while (n) text[len++] = digits[--n];
-    memcpy(text + len, "|1", 2);
-    len += 2;
+    return len;
+}
+
+/* round._digest(seed, number) for a whole-number seed from 0 to 2**64 - 1. */
+static void deal_digest(uint64_t seed, int number, unsigned char out[24]) {
+    char text[64];
+    int len = 13;
+    memcpy(text, "passing-game|", 13);
+    len += put_decimal(text + len, seed);
+    text[len++] = '|';
+    len += put_decimal(text + len, (uint64_t)number);
     blake2b_24((const unsigned char *)text, (size_t)len, out);
 }
 
@@ -122,7 +130,8 @@ static inline uint64_t splitmix64(uint64_t *state) {
     return z ^ (z >> 31);
 }
 
-/* One game of the batch: the rules state and the public record encode reads. */
+/* One game of the batch: the rules state and the public record encode reads
+ * (the round's part, cleared by deal()), then the episode's. */
 typedef struct {
     RState st;
     uint32_t drawn[4];  /* tiles each seat drew this round */
@@ -130,9 +139,13 @@ typedef struct {
     uint8_t passed_on[4], drew_on[4]; /* numbers open when the seat passed / drew, as bits */
     uint8_t npass[4], ndraw[4];
     uint8_t train[2 * TRAIN_MID]; /* tiles on the train, train[tstart:tend] left to right */
-    int tstart, tend, leader, last, dealt, seeded;
-    int agent; /* the learner's seat against opponents; -1 in self-play */
-    uint64_t seed; /* the Round.new seed of the deal, when dealt in step() */
+    int tstart, tend, leader, last;
+    /* the episode (a round, or a match) */
+    int dealt, seeded, done, number; /* number: the round of the match, from 1 */
+    int agent;     /* the learner's seat against opponents; -1 in self-play */
+    uint64_t seed; /* the Round.new / Match seed of the episode, when seeded */
+    int scores[4]; /* each side's match score */
+    float carry[4]; /* rewards of rounds the bots ended before the learner's first turn */
 } Game;
 
 /* The arrays bound by bind(), in this order. */
@@ -145,7 +158,8 @@ typedef struct {
     int players, hand, flags, sides, reward_kind, obs_size, boneyard_size, bound;
     uint64_t stream; /* splitmix64 state: the seeds of the rounds dealt in step() */
     int opponent, seat; /* OPP_*; the learner's seat against them, -1 at random a round */
-    int target;         /* Rules.target: the scores part once a round is over (0: never) */
+    int target;         /* Rules.target: the match ends there, the scores part is scaled by it */
+    int match, leader_rule; /* episode a match (else one round); LEAD_* for its later rounds */
     int busy;           /* step() runs without the GIL: every other call is refused */
     float penalty;
     Py_buffer buf[NBUF];
@@ -159,17 +173,17 @@ static int g_tables_ready = 0;
 
 static int vec_init(VecCore *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"num_envs", "players", "hand_size", "flags", "reward", "illegal_penalty",
-                             "opponent", "seat", "target", NULL};
+                             "opponent", "seat", "target", "match", "leader", NULL};
     Py_ssize_t n;
-    int players, hand, flags, reward, opponent = OPP_NONE, seat = -1, target = 0;
+    int players, hand, flags, reward, opponent = OPP_NONE, seat = -1, target = 0, match = 0, leader = 0;
     double penalty;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "niiiid|iii", kwlist, &n, &players, &hand, &flags, &reward,
-                                     &penalty, &opponent, &seat, &target))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "niiiid|iiipi", kwlist, &n, &players, &hand, &flags, &reward,
+                                     &penalty, &opponent, &seat, &target, &match, &leader))
         return -1;
     if (n < 1 || players < 2 || players > 4 || hand < 1 || players * hand > NTILES - LOCKED ||
         (flags & ~(F_ALL & ~F_PASS_TO_END)) || ((flags & F_PARTNERSHIPS) && players != 4) || reward < 0 ||
         reward > R_WIN || opponent < OPP_NONE || opponent > OPP_GREEDY || seat < -1 || seat >= players ||
-        target < 0) {
+        target < 0 || (match && target < 1) || leader < LEAD_RANDOM || leader > LEAD_WINNER) {
         PyErr_SetString(PyExc_ValueError, "VecCore: arguments out of range");
         return -1;
     }
@@ -196,6 +210,8 @@ static int vec_init(VecCore *self, PyObject *args, PyObject *kwds) {
     self->opponent = opponent;
     self->seat = seat;
     self->target = target;
+    self->match = match;
+    self->leader_rule = leader;
     self->boneyard_size = NTILES - players * hand;
     int o = 0, p = players;
     self->o_hand = o, o += NTILES;
@@ -275,16 +291,13 @@ static void encode(const VecCore *e, const Game *g, int me, float *o) {
     if (s->reason == GOING) o[e->o_to_move + (s->to_move - me + n) % n] = 1.0f;
     o[e->o_leader + (g->leader - me + n) % n] = 1.0f;
     o[e->o_in_row] = (float)((double)s->passes / n);
-    /* scores: 0 while the round is played (an episode is a match's first
-     * round); once it is over, the points it scored, as PassingGame-v0's
-     * final view shows the match's scores */
-    if (s->reason != GOING && e->target > 0) {
-        Score sc;
-        rules_score(s, &sc);
-        if (sc.winner >= 0 && sc.points > 0) {
-            int mine = (e->flags & F_PARTNERSHIPS) ? me % 2 : me;
-            double v = (double)sc.points / e->target;
-            o[e->o_scores + (sc.winner - mine + sc.sides) % sc.sides] = (float)(v < 1.0 ? v : 1.0);
+    /* the match scores (with one-round episodes: 0, then the round's points
+     * once it is over, as PassingGame-v0's final view shows them) */
+    if (e->target > 0) {
+        int mine = (e->flags & F_PARTNERSHIPS) ? me % 2 : me;
+        for (int side = 0; side < e->sides; side++) {
+            double v = (double)g->scores[side] / e->target;
+            o[e->o_scores + (side - mine + e->sides) % e->sides] = (float)(v < 1.0 ? v : 1.0);
         }
     }
 }
@@ -329,10 +342,12 @@ static int greedy(const RState *s) {
     return rules_can_draw(s) ? DRAW_CODE : PASS_CODE;
 }
 
-static void deal(const VecCore *e, Game *g, const unsigned char *digest) {
+/* Deal a round from its digest; ``leader`` -1: the deal's random seat. */
+static void deal(const VecCore *e, Game *g, const unsigned char *digest, int leader) {
     uint8_t tiles[NTILES];
-    int leader = rules_deal(digest, e->players, tiles);
-    memset(g, 0, sizeof(*g));
+    int drawn = rules_deal(digest, e->players, tiles);
+    if (leader < 0) leader = drawn;
+    memset(g, 0, offsetof(Game, dealt));
     RState *s = &g->st;
     s->players = e->players;
     s->flags = e->flags;
@@ -343,35 +358,93 @@ static void deal(const VecCore *e, Game *g, const unsigned char *digest) {
     s->left = s->right = -1;
     s->to_move = g->leader = g->last = leader;
     g->tstart = g->tend = TRAIN_MID;
-    g->dealt = 1;
 }
 
 static void play(Game *g, int code);
+static int greedy(const RState *s);
 
-/* The opponents move until it is the learner's turn or the round is over. */
-static void bots_play(Game *g) {
-    while (g->st.reason == GOING && g->st.to_move != g->agent) play(g, greedy(&g->st));
+static inline int side_of(const VecCore *e, int seat) { return (e->flags & F_PARTNERSHIPS) ? seat % 2 : seat; }
+
+/* A round is over: add its points (``pt``, by side) and rewards (``rw``, by
+ * seat), as PassingGame-v0 pays them; in a match deal the next round
+ * (Match._start_round: leader by D5). Returns whether the episode is over. */
+static int round_over(const VecCore *e, Game *g, float *rw, int32_t *pt) {
+    Score sc;
+    rules_score(&g->st, &sc);
+    if (sc.winner >= 0) {
+        pt[sc.winner] += sc.points;
+        g->scores[sc.winner] += sc.points;
+    }
+    if (!(e->match && e->reward_kind == R_WIN))
+        for (int p = 0; p < e->players; p++) {
+            int own = sc.winner == side_of(e, p) ? sc.points : 0, others = sc.winner >= 0 ? sc.points - own : 0;
+            rw[p] += e->reward_kind == R_POINTS   ? (float)own
+                     : e->reward_kind == R_MARGIN ? (float)(own - others)
+                     : own > 0                    ? 1.0f
+                     : others > 0                 ? -1.0f
+                                                  : 0.0f;
+        }
+    if (!e->match) return 1;
+    if (sc.winner >= 0 && g->scores[sc.winner] >= e->target) { /* R8 */
+        if (e->reward_kind == R_WIN)
+            for (int p = 0; p < e->players; p++) rw[p] += side_of(e, p) == sc.winner ? 1.0f : -1.0f;
+        return 1;
+    }
+    int leader = -1;
+    if (e->leader_rule == LEAD_ROTATE) {
+        leader = (g->leader + 1) % e->players;
+    } else if (e->leader_rule == LEAD_WINNER && sc.winner >= 0) { /* match.winner_leader */
+        int a = sc.winner, b = sc.winner + 2;
+        leader = !(e->flags & F_PARTNERSHIPS) ? a : sc.pips[b] < sc.pips[a] ? b : a;
+    }
+    unsigned char digest[24];
+    deal_digest(g->seed, ++g->number, digest);
+    deal(e, g, digest, leader);
+    return 0;
 }
 
-/* Deal a game from ``digest`` (seed: the Round.new seed when known, -1 not);
- * against opponents choose the learner's seat and let the bots move first. A
- * round the bots end before the learner's first turn is no episode: it is
- * dealt again from the stream, as PassingGame-v0 deals again. */
+/* After a move: finished rounds are scored (and in a match the next dealt)
+ * and the opponents move, until it is the learner's turn or the episode is
+ * over (``done``). */
+static void advance(const VecCore *e, Game *g, float *rw, int32_t *pt) {
+    for (;;) {
+        if (g->st.reason != GOING) {
+            if (round_over(e, g, rw, pt)) {
+                g->done = 1;
+                return;
+            }
+        } else if (g->agent >= 0 && g->st.to_move != g->agent) {
+            play(g, greedy(&g->st));
+        } else {
+            return;
+        }
+    }
+}
+
+/* Start an episode from round 1's ``digest`` (``seed``: its Round.new or
+ * Match seed when ``seeded``); against opponents choose the learner's seat
+ * and let the bots move first. An episode the bots end before the learner's
+ * first turn is dealt again from the stream, as PassingGame-v0 deals again;
+ * in a match, rounds they end first are paid with the learner's first step. */
 static void start(VecCore *e, Game *g, const unsigned char *digest, int seeded, uint64_t seed) {
     unsigned char again[24];
     int agent = -1;
     if (e->opponent != OPP_NONE) agent = e->seat >= 0 ? e->seat : (int)(splitmix64(&e->stream) % e->players);
     for (;;) {
-        deal(e, g, digest);
+        memset(g, 0, sizeof(*g));
+        deal(e, g, digest, -1);
+        g->dealt = 1;
+        g->number = 1;
         g->seeded = seeded;
         g->seed = seed;
         g->agent = agent;
         if (agent < 0) return;
-        bots_play(g);
-        if (g->st.reason == GOING) return;
+        int32_t pt[4] = {0, 0, 0, 0};
+        advance(e, g, g->carry, pt);
+        if (!g->done) return;
         seed = splitmix64(&e->stream) >> 2; /* below 2**62, as the wrapper's seeds */
         seeded = 1;
-        deal_digest(seed, again);
+        deal_digest(seed, 1, again);
         digest = again;
     }
 }
@@ -460,16 +533,24 @@ static int check_bound(const VecCore *self) {
     return 0;
 }
 
-/* deal(indices, digests, stream): deal game indices[k] from digests[24k:24k+24]
- * (round._digest) and report it; ``stream`` seeds the draws of the seeds of
- * the rounds step() deals when a game is over. */
+/* deal(indices, digests, seeds, seeded, stream): start an episode in game
+ * indices[k] from digests[24k:24k+24] (round._digest of seeds[k], uint64,
+ * which a match deals its later rounds from; ``seeded`` False when the seeds
+ * are not whole numbers below 2**64) and report it; ``stream`` seeds the
+ * draws of the seeds of the episodes step() starts. */
 static PyObject *vec_deal(VecCore *self, PyObject *args) {
-    PyObject *idx_obj;
+    PyObject *idx_obj, *seeds_obj;
     Py_buffer digests;
     unsigned long long stream;
+    int seeded;
     if (check_bound(self) < 0) return NULL;
-    if (!PyArg_ParseTuple(args, "Oy*K", &idx_obj, &digests, &stream)) return NULL;
-    Py_buffer idx;
+    if (!PyArg_ParseTuple(args, "Oy*OpK", &idx_obj, &digests, &seeds_obj, &seeded, &stream)) return NULL;
+    if (self->match && !seeded) {
+        PyErr_SetString(PyExc_ValueError, "a match needs whole-number seeds below 2**64");
+        PyBuffer_Release(&digests);
+        return NULL;
+    }
+    Py_buffer idx, seeds;
     Py_ssize_t k = digests.len / 24;
     if (digests.len % 24) {
         PyErr_SetString(PyExc_ValueError, "digests: 24 bytes per game");
@@ -480,20 +561,28 @@ static PyObject *vec_deal(VecCore *self, PyObject *args) {
         PyBuffer_Release(&digests);
         return NULL;
     }
+    if (get_buffer(seeds_obj, &seeds, 8, k, "seeds", 0) < 0) {
+        PyBuffer_Release(&idx);
+        PyBuffer_Release(&digests);
+        return NULL;
+    }
     const int64_t *ix = idx.buf;
     for (Py_ssize_t j = 0; j < k; j++)
         if (ix[j] < 0 || ix[j] >= self->n) {
             PyErr_Format(PyExc_ValueError, "indices: %lld is not a game of the batch", (long long)ix[j]);
             PyBuffer_Release(&idx);
+            PyBuffer_Release(&seeds);
             PyBuffer_Release(&digests);
             return NULL;
         }
     self->stream = stream;
     for (Py_ssize_t j = 0; j < k; j++) {
-        start(self, &self->games[ix[j]], (const unsigned char *)digests.buf + 24 * j, 0, 0);
+        start(self, &self->games[ix[j]], (const unsigned char *)digests.buf + 24 * j, seeded,
+              ((const uint64_t *)seeds.buf)[j]);
         report(self, ix[j]);
     }
     PyBuffer_Release(&idx);
+    PyBuffer_Release(&seeds);
     PyBuffer_Release(&digests);
     Py_RETURN_NONE;
 }
@@ -530,13 +619,17 @@ static PyObject *vec_step(VecCore *self, PyObject *arg) {
         reward[i] = rw[0] = rw[1] = rw[2] = rw[3] = 0.0f;
         pt[0] = pt[1] = pt[2] = pt[3] = 0;
         terminated[i] = illegal[i] = 0;
-        if (s->reason != GOING) {
+        if (g->done) {
             unsigned char digest[24];
             uint64_t seed = splitmix64(&self->stream) >> 2; /* below 2**62, as the wrapper's seeds */
-            deal_digest(seed, digest);
+            deal_digest(seed, 1, digest);
             start(self, g, digest, 1, seed);
             report(self, i);
             continue;
+        }
+        for (int p = 0; p < 4; p++) {
+            rw[p] = g->carry[p];
+            g->carry[p] = 0.0f;
         }
         int legal[MAX_MOVES], k = rules_legal(s, legal), code = legal[0], seat = s->to_move;
         int64_t a = actions[i];
@@ -550,23 +643,8 @@ static PyObject *vec_step(VecCore *self, PyObject *arg) {
             if (ok >> PASS_CODE & 1) code = PASS_CODE;
         }
         play(g, code);
-        if (g->agent >= 0) bots_play(g);
-        if (s->reason != GOING) {
-            Score sc;
-            rules_score(s, &sc);
-            terminated[i] = 1;
-            if (sc.winner >= 0) pt[sc.winner] = sc.points;
-            for (int p = 0; p < self->players; p++) {
-                int side = (self->flags & F_PARTNERSHIPS) ? p % 2 : p;
-                int own = pt[side], others = sc.winner >= 0 ? sc.points - own : 0;
-                float v = self->reward_kind == R_POINTS   ? (float)own
-                          : self->reward_kind == R_MARGIN ? (float)(own - others)
-                          : own > 0                       ? 1.0f
-                          : others > 0                    ? -1.0f
-                                                          : 0.0f;
-                rw[p] += v;
-            }
-        }
+        advance(self, g, rw, pt);
+        terminated[i] = (uint8_t)g->done;
         reward[i] = rw[seat];
         report(self, i);
     }
@@ -624,18 +702,23 @@ static PyObject *vec_num_envs(VecCore *self, void *closure) {
     return PyLong_FromSsize_t(self->n);
 }
 
-/* digest(seed): round._digest(seed, 1) computed in C, for the tests. */
-static PyObject *mod_digest(PyObject *module, PyObject *arg) {
+/* digest(seed, number=1): round._digest(seed, number) computed in C, for the tests. */
+static PyObject *mod_digest(PyObject *module, PyObject *args) {
     (void)module;
-    unsigned long long seed = PyLong_AsUnsignedLongLong(arg);
-    if (seed == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+    unsigned long long seed;
+    int number = 1;
+    if (!PyArg_ParseTuple(args, "K|i", &seed, &number)) return NULL;
+    if (number < 1) {
+        PyErr_SetString(PyExc_ValueError, "number: a round number from 1");
+        return NULL;
+    }
     unsigned char out[24];
-    deal_digest(seed, out);
+    deal_digest(seed, number, out);
     return PyBytes_FromStringAndSize((const char *)out, 24);
 }
 
 static PyMethodDef mod_methods[] = {
-    {"digest", (PyCFunction)mod_digest, METH_O, NULL},
+    {"digest", (PyCFunction)mod_digest, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 

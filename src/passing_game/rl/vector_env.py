@@ -22,9 +22,12 @@ and rewards are written straight into NumPy arrays.
   seat passes instead (or, where passing is not allowed, makes its first
   legal move), is charged ``illegal_penalty`` and ``info["illegal_action"]``
   is True. An array of the wrong shape or dtype raises ``ValueError``.
-* **Episodes** are rounds; a finished game is dealt again on its next step
-  (Gymnasium's next-step autoreset: that step ignores its action and returns
-  the new deal with reward 0).
+* **Episodes** are rounds (``episode="round"``) or matches (``"match"``,
+  rewarded round by round, ``"win"`` once at its end; the observation's
+  ``scores`` part holds the match scores), as in ``PassingGame-v0``; a
+  finished game is dealt again on its next step (Gymnasium's next-step
+  autoreset: that step ignores its action and returns the new deal with
+  reward 0).
 * **Deals**: ``reset(seed=[s0, s1, ...])`` deals game ``i`` exactly as
   ``Round.new(rules, s_i)`` (an int seed ``s`` means ``s, s + 1, ...``); a
   game dealt again after its round deals as ``Round.new`` too, for a seed
@@ -50,9 +53,9 @@ from gymnasium.vector import AutoresetMode
 from passing_game.bots.kernel import flags as rule_flags
 from passing_game.rl.encoding import NUM_ACTIONS, observation_size
 from passing_game.rl.gym_env import GYM_REWARDS, GymReward, PassingGameEnv
-from passing_game.rl.rewards import Episode, check_option, make_rules
+from passing_game.rl.rewards import EPISODES, Episode, check_option, make_rules
 from passing_game.round import _digest
-from passing_game.rules import Rules
+from passing_game.rules import LEADER_RULES, Rules
 
 try:
     from passing_game import _vecenv  # type: ignore[attr-defined]
@@ -106,8 +109,7 @@ class VectorPassingGame(gym.vector.VectorEnv[Array, Array, Array]):
             raise RuntimeError("the C extension passing_game._vecenv is not built")
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a whole number of at least 1, got {num_envs!r}")
-        if episode != "round":
-            raise ValueError("the batch plays one round an episode: use episode='round'")
+        check_option("episode", episode, EPISODES)
         check_option("reward", reward, GYM_REWARDS)
         self.rules = make_rules(rules, rule_fields)
         players = self.rules.players
@@ -118,6 +120,7 @@ class VectorPassingGame(gym.vector.VectorEnv[Array, Array, Array]):
             raise ValueError(f"seat must be None or 0 to {players - 1}, got {seat!r}")
         self.opponents = None if opponent is None else (opponent,) * (players - 1)
         self.num_envs = num_envs
+        self.episode = episode
         self.reward_kind = reward
         self.illegal_penalty = float(illegal_penalty)
         self.copy = copy
@@ -136,6 +139,8 @@ class VectorPassingGame(gym.vector.VectorEnv[Array, Array, Array]):
             0 if opponent is None else 1 + OPPONENTS.index(opponent),
             -1 if seat is None else seat,
             self.rules.target,
+            episode == "match",
+            LEADER_RULES.index(self.rules.leader),
         )
         self._obs = np.zeros((n, size), np.float32)
         self._mask = np.zeros((n, NUM_ACTIONS), np.bool_)
@@ -171,9 +176,13 @@ class VectorPassingGame(gym.vector.VectorEnv[Array, Array, Array]):
             seeds = [int(s) for s in seed]
             if len(seeds) != n:
                 raise ValueError(f"give one seed or {n} seeds, got {len(seeds)}")
+        seeded = all(0 <= s < 2**64 for s in seeds)
+        if self.episode == "match" and not seeded:
+            raise ValueError("a match needs whole-number seeds from 0 to 2**64 - 1")
         stream = int(np.random.default_rng([s % 2**64 for s in seeds]).integers(2**63))
         digests = b"".join(_digest(s, 1) for s in seeds)
-        self._core.deal(np.arange(n, dtype=np.int64), digests, stream)
+        numbers = np.array(seeds if seeded else [0] * n, dtype=np.uint64)
+        self._core.deal(np.arange(n, dtype=np.int64), digests, numbers, seeded, stream)
         self._ready = True
         self._terminated[:] = False
         self._reward[:] = 0.0
@@ -224,18 +233,18 @@ def make_vector(
 
     Self-play (``opponents=None``) and the bots of ``OPPONENTS`` give
     ``VectorPassingGame``. What the batch cannot play yet (other bots, bot
-    options, ``episode="match"``, rendering) gives Gymnasium's
+    options, rendering) gives Gymnasium's
     ``SyncVectorEnv`` of ``PassingGameEnv``s, as ``make_vec`` gave before.
     """
     names = (opponents,) if isinstance(opponents, str) else opponents
     in_c = names is None or (len(set(names)) == 1 and next(iter(names)) in OPPONENTS)
     single_only = {"opponent_options", "render_mode"} & options.keys()
-    if in_c and not single_only and options.get("episode", "round") == "round":
+    if in_c and not single_only:
         return VectorPassingGame(num_envs, opponents=opponents, **options)
     if opponents is None:
         raise ValueError(
-            "self-play (opponents=None) runs in the batch only, which plays one round an "
-            "episode, without opponent_options or render_mode"
+            "self-play (opponents=None) runs in the batch only, which has no "
+            "opponent_options or render_mode"
         )
     return gym.vector.SyncVectorEnv(
         [lambda: PassingGameEnv(opponents=opponents, **options) for _ in range(num_envs)]
