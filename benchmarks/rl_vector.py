@@ -15,6 +15,7 @@ import time
 
 import gymnasium as gym
 import numpy as np
+import pettingzoo  # type: ignore[import-untyped]
 
 import passing_game.rl  # noqa: F401  (registers PassingGame-v0)
 from passing_game.rl.vector_env import VectorPassingGame
@@ -61,6 +62,26 @@ def single(players: int, seconds: float) -> float:
     return steps / (now - start)
 
 
+def aec(players: int, seconds: float) -> float:
+    """PettingZoo AEC in self-play (every seat acts through Python), counting actions."""
+    env = pettingzoo.make("aec", "passing_game/passing_game-v0", players=players)
+    rng = np.random.default_rng(0)
+    env.reset(seed=0)
+    steps = 0
+    start = time.perf_counter()
+    while (now := time.perf_counter()) - start < seconds:
+        if not env.agents:
+            env.reset()
+            continue
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        steps += 1
+    return steps / (now - start)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0)
@@ -68,6 +89,7 @@ def main() -> None:
     args = parser.parse_args()
     base = single(args.players, args.seconds)
     print(f"single PassingGame-v0 vs greedy, players={args.players}: {base:,.0f} steps/s")
+    print(f"PettingZoo AEC self-play: {aec(args.players, args.seconds):,.0f} steps/s")
     for opponents in (None, "greedy"):
         mode = "self-play" if opponents is None else f"vs {opponents}"
         for n in (1, 64, 1024, 4096):
