@@ -337,25 +337,27 @@ MATCH_VARIANTS = [
 ]
 
 
+@pytest.mark.parametrize("bot", vector_env.OPPONENTS)
 @pytest.mark.parametrize("fields", VARIANTS)
-def test_against_greedy_same_as_single_env(fields: dict[str, Any]) -> None:
-    """Against greedy (in C) each game plays as PassingGame-v0 with the same deal and actions."""
-    _against_greedy(Rules(**fields), "round", "margin")
+def test_against_bots_same_as_single_env(fields: dict[str, Any], bot: str) -> None:
+    """Against a bot in C each game plays as PassingGame-v0 with the same deal and actions."""
+    _against_bot(Rules(**fields), bot, "round", "margin")
 
 
+@pytest.mark.parametrize("bot", vector_env.OPPONENTS)
 @pytest.mark.parametrize(("fields", "kind"), MATCH_VARIANTS)
-def test_match_against_greedy_same_as_single_env(fields: dict[str, Any], kind: str) -> None:
+def test_match_against_bots_same_as_single_env(fields: dict[str, Any], kind: str, bot: str) -> None:
     """episode="match": rounds until the target (R8), leaders by D5, paid round by round."""
-    _against_greedy(Rules(**fields), "match", kind)
+    _against_bot(Rules(**fields), bot, "match", kind)
 
 
-def _against_greedy(rules: Rules, episode: str, kind: str) -> None:
-    games = 2 * rules.players
+def _against_bot(rules: Rules, bot: str, episode: str, kind: str) -> None:
+    games = 4 * rules.players
     singles = []
     for i in range(games):
         single = PassingGameEnv(
             rules,
-            opponents=("greedy",),
+            opponents=(bot,),
             seat=i % rules.players,
             episode=episode,  # type: ignore[arg-type]
             reward=kind,  # type: ignore[arg-type]
@@ -366,7 +368,7 @@ def _against_greedy(rules: Rules, episode: str, kind: str) -> None:
         vector_env.VectorPassingGame(
             1,
             rules,
-            opponents=("greedy",),
+            opponents=(bot,),
             seat=i % rules.players,
             episode=episode,  # type: ignore[arg-type]
             reward=kind,  # type: ignore[arg-type]

@@ -31,7 +31,7 @@
 /* Reward kinds, in the order of vector_env.REWARDS. */
 enum { R_MARGIN = 0, R_POINTS = 1, R_WIN = 2 };
 /* Opponents, in the order of vector_env.OPPONENTS: none is self-play. */
-enum { OPP_NONE = 0, OPP_GREEDY = 1 };
+enum { OPP_NONE = 0, OPP_GREEDY = 1, OPP_HEURISTIC = 2 };
 /* Rules.leader, in the order of rules.LEADER_RULES (D5). */
 enum { LEAD_RANDOM = 0, LEAD_ROTATE = 1, LEAD_WINNER = 2 };
 
@@ -138,6 +138,7 @@ typedef struct {
     uint32_t played[4]; /* tiles each seat laid */
     uint8_t passed_on[4], drew_on[4]; /* numbers open when the seat passed / drew, as bits */
     uint8_t npass[4], ndraw[4];
+    uint8_t short_on[4]; /* bots.knowledge's short: numbers a seat passed or drew on, not laid since */
     uint8_t train[2 * TRAIN_MID]; /* tiles on the train, train[tstart:tend] left to right */
     int tstart, tend, leader, last;
     /* the episode (a round, or a match) */
@@ -182,7 +183,7 @@ static int vec_init(VecCore *self, PyObject *args, PyObject *kwds) {
         return -1;
     if (n < 1 || players < 2 || players > 4 || hand < 1 || players * hand > NTILES - LOCKED ||
         (flags & ~(F_ALL & ~F_PASS_TO_END)) || ((flags & F_PARTNERSHIPS) && players != 4) || reward < 0 ||
-        reward > R_WIN || opponent < OPP_NONE || opponent > OPP_GREEDY || seat < -1 || seat >= players ||
+        reward > R_WIN || opponent < OPP_NONE || opponent > OPP_HEURISTIC || seat < -1 || seat >= players ||
         target < 0 || (match && target < 1) || leader < LEAD_RANDOM || leader > LEAD_WINNER) {
         PyErr_SetString(PyExc_ValueError, "VecCore: arguments out of range");
         return -1;
@@ -342,6 +343,79 @@ static int greedy(const RState *s) {
     return rules_can_draw(s) ? DRAW_CODE : PASS_CODE;
 }
 
+/* bots.heuristic.HeuristicBot with its default margin and weights, move for
+ * move (its scores in doubles, summed in the same order as Python's). */
+#define H_MARGIN 0.85
+static int heuristic(const Game *g, int partners) {
+    const RState *s = &g->st;
+    int me = s->to_move, n = s->players, legal[MAX_MOVES], k = rules_legal(s, legal);
+    uint32_t mine = s->hand[me], played = 0;
+    for (int p = 0; p < n; p++) played |= g->played[p];
+    uint32_t unseen = ((1u << NTILES) - 1) & ~mine & ~played;
+    int can_pass = 0, can_draw = 0, best = -1, best_open = 0;
+    double best_score = 0.0;
+    for (int j = 0; j < k; j++) {
+        int code = legal[j];
+        if (code == PASS_CODE) can_pass = 1;
+        if (code == DRAW_CODE) can_draw = 1;
+        if (code >= DRAW_CODE) continue;
+        int t = code >> 1, left, right; /* bots.explain.ends_after */
+        if (s->left < 0) {
+            left = LOW[t];
+            right = HIGH[t];
+        } else if (code & 1) {
+            left = s->left;
+            right = PIPS[t] - s->right;
+        } else {
+            left = PIPS[t] - s->left;
+            right = s->right;
+        }
+        uint32_t open = SUIT[left] | SUIT[right], rest = mine & ~(1u << t);
+        int follow = __builtin_popcount(rest & open), variety = 0, others_can = __builtin_popcount(unseen & open);
+        if (follow > 2) follow = 2;
+        for (int v = 0; v < 7; v++) variety += (rest & SUIT[v]) != 0;
+        double score = 1.0 * PIPS[t] + 2.0 * (LOW[t] == HIGH[t]);
+        score += 1.5 * follow + 0.8 * variety;
+        score -= 0.25 * others_can;
+        if (rest == 0) {
+            score += 100.0;
+        } else if (s->left >= 0 && others_can == 0) {
+            score += 6.0;
+        } else {
+            int numbers = 1 << left | 1 << right, side = partners ? me % 2 : me;
+            for (int p = 0; p < n; p++)
+                if ((partners ? p % 2 : p) != side && (g->short_on[p] & numbers) == numbers) score += 3.0;
+        }
+        if (best < 0 || score > best_score) {
+            best = code;
+            best_score = score;
+            best_open = (int)open;
+        }
+    }
+    /* bots.explain.likely_lowest: the others at the unseen tiles' mean pips */
+    int nunseen = __builtin_popcount(unseen);
+    double mean = nunseen ? (double)mask_pips(unseen) / nunseen : 0.0, est[4];
+    for (int p = 0; p < n; p++) est[p] = p == me ? (double)mask_pips(mine) : __builtin_popcount(s->hand[p]) * mean;
+    int sides = n, side = me;
+    if (partners) {
+        est[0] = est[0] + est[2];
+        est[1] = est[1] + est[3];
+        sides = 2;
+        side = me % 2;
+    }
+    double low = -1.0;
+    for (int v = 0; v < sides; v++)
+        if (v != side && (low < 0 || est[v] < low)) low = est[v];
+    int lowest = est[side] < H_MARGIN * low;
+    if (best >= 0) {
+        int free_gain = !(unseen & (uint32_t)best_open) || __builtin_popcount(mine) == 1;
+        if (can_pass && s->passes == n - 1 && lowest && !free_gain) return PASS_CODE;
+        return best;
+    }
+    if (can_draw && ((s->flags & F_FORCED) || !lowest)) return DRAW_CODE;
+    return can_pass ? PASS_CODE : DRAW_CODE;
+}
+
 /* Deal a round from its digest; ``leader`` -1: the deal's random seat. */
 static void deal(const VecCore *e, Game *g, const unsigned char *digest, int leader) {
     uint8_t tiles[NTILES];
@@ -362,6 +436,7 @@ static void deal(const VecCore *e, Game *g, const unsigned char *digest, int lea
 
 static void play(Game *g, int code);
 static int greedy(const RState *s);
+static int heuristic(const Game *g, int partners);
 
 static inline int side_of(const VecCore *e, int seat) { return (e->flags & F_PARTNERSHIPS) ? seat % 2 : seat; }
 
@@ -414,7 +489,7 @@ static void advance(const VecCore *e, Game *g, float *rw, int32_t *pt) {
                 return;
             }
         } else if (g->agent >= 0 && g->st.to_move != g->agent) {
-            play(g, greedy(&g->st));
+            play(g, e->opponent == OPP_GREEDY ? greedy(&g->st) : heuristic(g, e->flags & F_PARTNERSHIPS));
         } else {
             return;
         }
@@ -458,6 +533,7 @@ static void play(Game *g, int code) {
     if (code < DRAW_CODE) {
         int t = code >> 1;
         g->played[seat] |= 1u << t;
+        g->short_on[seat] &= (uint8_t)~(1u << LOW[t] | 1u << HIGH[t]);
         if (g->tstart == g->tend)
             g->train[g->tend++] = (uint8_t)t;
         else if (code & 1)
@@ -467,10 +543,12 @@ static void play(Game *g, int code) {
         rules_apply(s, code);
     } else if (code == DRAW_CODE) {
         g->drew_on[seat] |= open;
+        g->short_on[seat] |= open;
         g->ndraw[seat]++;
         g->drawn[seat] |= 1u << rules_apply(s, code);
     } else {
         g->passed_on[seat] |= open;
+        g->short_on[seat] |= open;
         g->npass[seat]++;
         rules_apply(s, code);
     }

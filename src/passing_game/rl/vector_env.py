@@ -69,7 +69,7 @@ Array = npt.NDArray[Any]
 
 #: The bots that play inside the batch, in C (``_vecenv.c``; the same moves
 #: as their Python classes, tests/test_rl_vector.py).
-OPPONENTS: tuple[str, ...] = ("greedy",)
+OPPONENTS: tuple[str, ...] = ("greedy", "heuristic")
 
 
 def _opponent(opponents: Sequence[str] | str | None, players: int) -> str | None:
