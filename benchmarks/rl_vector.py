@@ -90,7 +90,7 @@ def main() -> None:
     base = single(args.players, args.seconds)
     print(f"single PassingGame-v0 vs greedy, players={args.players}: {base:,.0f} steps/s")
     print(f"PettingZoo AEC self-play: {aec(args.players, args.seconds):,.0f} steps/s")
-    for opponents in (None, "greedy"):
+    for opponents in (None, "greedy", "heuristic"):
         mode = "self-play" if opponents is None else f"vs {opponents}"
         for n in (1, 64, 1024, 4096):
             rate, share = vector(n, args.players, args.seconds, opponents)
