@@ -228,7 +228,7 @@ def test_bad_input_is_refused() -> None:
     np.testing.assert_array_equal(env._obs, before)
     with pytest.raises(ValueError, match="seeds"):
         env.reset(seed=[1, 2, 3])
-    with pytest.raises(ValueError, match="plays against greedy"):
+    with pytest.raises(ValueError, match="plays against greedy, heuristic"):
         vector_env.VectorPassingGame(2, opponents=("random",))
     with pytest.raises(ValueError, match="one opponent for all seats"):
         vector_env.VectorPassingGame(2, players=4, opponents=("greedy", "greedy"))
@@ -307,6 +307,15 @@ def test_make_vec_against_greedy_is_the_batch() -> None:
     )
     assert isinstance(env, vector_env.VectorPassingGame)
     assert env.opponents == ("greedy",)
+    env = gym.make_vec(
+        "passing_game/PassingGame-v0",
+        num_envs=2,
+        vectorization_mode="vector_entry_point",
+        players=3,
+        opponents=("heuristic", "greedy"),
+    )
+    assert isinstance(env, vector_env.VectorPassingGame)
+    assert env.opponents == ("heuristic", "greedy")
 
 
 def test_make_vec_with_other_bots_is_still_the_single_envs() -> None:
@@ -341,23 +350,32 @@ MATCH_VARIANTS = [
 @pytest.mark.parametrize("fields", VARIANTS)
 def test_against_bots_same_as_single_env(fields: dict[str, Any], bot: str) -> None:
     """Against a bot in C each game plays as PassingGame-v0 with the same deal and actions."""
-    _against_bot(Rules(**fields), bot, "round", "margin")
+    _against_bot(Rules(**fields), (bot,), "round", "margin")
+
+
+@pytest.mark.parametrize("fields", [VARIANTS[1], VARIANTS[2], VARIANTS[3]])
+def test_against_mixed_bots_same_as_single_env(fields: dict[str, Any]) -> None:
+    """One bot a seat, in seat order around the learner, as PassingGame-v0 seats them."""
+    rules = Rules(**fields)
+    bots = tuple(vector_env.OPPONENTS[k % 2] for k in range(rules.players - 1))
+    _against_bot(rules, bots, "round", "margin")
+    _against_bot(rules, bots[::-1], "match", "points")
 
 
 @pytest.mark.parametrize("bot", vector_env.OPPONENTS)
 @pytest.mark.parametrize(("fields", "kind"), MATCH_VARIANTS)
 def test_match_against_bots_same_as_single_env(fields: dict[str, Any], kind: str, bot: str) -> None:
     """episode="match": rounds until the target (R8), leaders by D5, paid round by round."""
-    _against_bot(Rules(**fields), bot, "match", kind)
+    _against_bot(Rules(**fields), (bot,), "match", kind)
 
 
-def _against_bot(rules: Rules, bot: str, episode: str, kind: str) -> None:
+def _against_bot(rules: Rules, bots: tuple[str, ...], episode: str, kind: str) -> None:
     games = 4 * rules.players
     singles = []
     for i in range(games):
         single = PassingGameEnv(
             rules,
-            opponents=(bot,),
+            opponents=bots,
             seat=i % rules.players,
             episode=episode,  # type: ignore[arg-type]
             reward=kind,  # type: ignore[arg-type]
@@ -368,7 +386,7 @@ def _against_bot(rules: Rules, bot: str, episode: str, kind: str) -> None:
         vector_env.VectorPassingGame(
             1,
             rules,
-            opponents=(bot,),
+            opponents=bots,
             seat=i % rules.players,
             episode=episode,  # type: ignore[arg-type]
             reward=kind,  # type: ignore[arg-type]

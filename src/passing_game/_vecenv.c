@@ -144,6 +144,7 @@ typedef struct {
     /* the episode (a round, or a match) */
     int dealt, seeded, done, number; /* number: the round of the match, from 1 */
     int agent;     /* the learner's seat against opponents; -1 in self-play */
+    uint8_t bot[4]; /* OPP_* of each seat (the learner's OPP_NONE) */
     uint64_t seed; /* the Round.new / Match seed of the episode, when seeded */
     int scores[4]; /* each side's match score */
     float carry[4]; /* rewards of rounds the bots ended before the learner's first turn */
@@ -158,7 +159,8 @@ typedef struct {
     Py_ssize_t n;
     int players, hand, flags, sides, reward_kind, obs_size, boneyard_size, bound;
     uint64_t stream; /* splitmix64 state: the seeds of the rounds dealt in step() */
-    int opponent, seat; /* OPP_*; the learner's seat against them, -1 at random a round */
+    int opponent, seat; /* any opponents; the learner's seat against them, -1 at random a round */
+    uint8_t opp[3];     /* OPP_* of the other seats, in seat order (PassingGame-v0's opponents) */
     int target;         /* Rules.target: the match ends there, the scores part is scaled by it */
     int match, leader_rule; /* episode a match (else one round); LEAD_* for its later rounds */
     int busy;           /* step() runs without the GIL: every other call is refused */
@@ -174,16 +176,18 @@ static int g_tables_ready = 0;
 
 static int vec_init(VecCore *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"num_envs", "players", "hand_size", "flags", "reward", "illegal_penalty",
-                             "opponent", "seat", "target", "match", "leader", NULL};
+                             "opponents", "seat", "target", "match", "leader", NULL};
     Py_ssize_t n;
-    int players, hand, flags, reward, opponent = OPP_NONE, seat = -1, target = 0, match = 0, leader = 0;
+    int players, hand, flags, reward, seat = -1, target = 0, match = 0, leader = 0;
+    const char *opps = "";
+    Py_ssize_t nopps = 0;
     double penalty;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "niiiid|iiipi", kwlist, &n, &players, &hand, &flags, &reward,
-                                     &penalty, &opponent, &seat, &target, &match, &leader))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "niiiid|y#iipi", kwlist, &n, &players, &hand, &flags, &reward,
+                                     &penalty, &opps, &nopps, &seat, &target, &match, &leader))
         return -1;
     if (n < 1 || players < 2 || players > 4 || hand < 1 || players * hand > NTILES - LOCKED ||
         (flags & ~(F_ALL & ~F_PASS_TO_END)) || ((flags & F_PARTNERSHIPS) && players != 4) || reward < 0 ||
-        reward > R_WIN || opponent < OPP_NONE || opponent > OPP_HEURISTIC || seat < -1 || seat >= players ||
+        reward > R_WIN || (nopps != 0 && nopps != players - 1) || seat < -1 || seat >= players ||
         target < 0 || (match && target < 1) || leader < LEAD_RANDOM || leader > LEAD_WINNER) {
         PyErr_SetString(PyExc_ValueError, "VecCore: arguments out of range");
         return -1;
@@ -208,7 +212,14 @@ static int vec_init(VecCore *self, PyObject *args, PyObject *kwds) {
     self->sides = (flags & F_PARTNERSHIPS) ? 2 : players;
     self->reward_kind = reward;
     self->penalty = (float)penalty;
-    self->opponent = opponent;
+    self->opponent = nopps > 0;
+    for (Py_ssize_t j = 0; j < nopps; j++) {
+        if (opps[j] != OPP_GREEDY && opps[j] != OPP_HEURISTIC) {
+            PyErr_SetString(PyExc_ValueError, "VecCore: an opponent is 1 (greedy) or 2 (heuristic)");
+            return -1;
+        }
+        self->opp[j] = (uint8_t)opps[j];
+    }
     self->seat = seat;
     self->target = target;
     self->match = match;
@@ -489,7 +500,8 @@ static void advance(const VecCore *e, Game *g, float *rw, int32_t *pt) {
                 return;
             }
         } else if (g->agent >= 0 && g->st.to_move != g->agent) {
-            play(g, e->opponent == OPP_GREEDY ? greedy(&g->st) : heuristic(g, e->flags & F_PARTNERSHIPS));
+            int bot = g->bot[g->st.to_move];
+            play(g, bot == OPP_GREEDY ? greedy(&g->st) : heuristic(g, e->flags & F_PARTNERSHIPS));
         } else {
             return;
         }
@@ -504,7 +516,7 @@ static void advance(const VecCore *e, Game *g, float *rw, int32_t *pt) {
 static void start(VecCore *e, Game *g, const unsigned char *digest, int seeded, uint64_t seed) {
     unsigned char again[24];
     int agent = -1;
-    if (e->opponent != OPP_NONE) agent = e->seat >= 0 ? e->seat : (int)(splitmix64(&e->stream) % e->players);
+    if (e->opponent) agent = e->seat >= 0 ? e->seat : (int)(splitmix64(&e->stream) % e->players);
     for (;;) {
         memset(g, 0, sizeof(*g));
         deal(e, g, digest, -1);
@@ -514,6 +526,7 @@ static void start(VecCore *e, Game *g, const unsigned char *digest, int seeded, 
         g->seed = seed;
         g->agent = agent;
         if (agent < 0) return;
+        for (int p = 0, j = 0; p < e->players; p++) g->bot[p] = p == agent ? OPP_NONE : e->opp[j++];
         int32_t pt[4] = {0, 0, 0, 0};
         advance(e, g, g->carry, pt);
         if (!g->done) return;

@@ -10,8 +10,9 @@ and rewards are written straight into NumPy arrays.
   ``passing_game.rl.encoding.encode`` of the next seat to move's view (the
   same layout, float for float), or, once the round is over, of the seat
   that made the last move. ``info["seat"]`` says whose view it is.
-* **Against bots** (``opponents=("greedy",)``, the bots built in C so far,
-  ``OPPONENTS``): the learner plays ``seat`` (``None``: a seat at random each
+* **Against bots** (``opponents=("greedy",)``, one name for every other seat
+  or one a seat in seat order, from the bots built in C, ``OPPONENTS``): the
+  learner plays ``seat`` (``None``: a seat at random each
   round) and the bots move in C until its turn, as in ``PassingGame-v0``
   (a round the bots end before the learner's first turn is dealt again).
 * **Reward**: as ``PassingGame-v0`` computes it (``"margin"``, ``"points"`` or
@@ -72,19 +73,21 @@ Array = npt.NDArray[Any]
 OPPONENTS: tuple[str, ...] = ("greedy", "heuristic")
 
 
-def _opponent(opponents: Sequence[str] | str | None, players: int) -> str | None:
-    """The one bot name ``opponents`` asks for (None: self-play)."""
+def _opponents(opponents: Sequence[str] | str | None, players: int) -> tuple[str, ...] | None:
+    """The bot of each other seat, in seat order, as PassingGame-v0 reads them (None: self-play)."""
     if opponents is None:
         return None
     names = (opponents,) if isinstance(opponents, str) else tuple(opponents)
-    if len(names) not in (1, players - 1):
+    if len(names) == 1:
+        names = names * (players - 1)
+    if len(names) != players - 1:
         raise ValueError(f"give one opponent for all seats or {players - 1}, got {len(names)}")
-    if len(set(names)) != 1 or names[0] not in OPPONENTS:
+    unknown = [name for name in names if name not in OPPONENTS]
+    if unknown:
         raise ValueError(
-            f"the batch plays against {', '.join(OPPONENTS)} (one for all seats) or None "
-            f"(self-play), got {names!r}"
+            f"the batch plays against {', '.join(OPPONENTS)} or None (self-play), got {unknown!r}"
         )
-    return names[0]
+    return names
 
 
 class VectorPassingGame(gym.vector.VectorEnv[Array, Array, Array]):
@@ -113,12 +116,11 @@ class VectorPassingGame(gym.vector.VectorEnv[Array, Array, Array]):
         check_option("reward", reward, GYM_REWARDS)
         self.rules = make_rules(rules, rule_fields)
         players = self.rules.players
-        opponent = _opponent(opponents, players)
+        self.opponents = _opponents(opponents, players)
         if seat is not None and (
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players
         ):
             raise ValueError(f"seat must be None or 0 to {players - 1}, got {seat!r}")
-        self.opponents = None if opponent is None else (opponent,) * (players - 1)
         self.num_envs = num_envs
         self.episode = episode
         self.reward_kind = reward
@@ -136,7 +138,7 @@ class VectorPassingGame(gym.vector.VectorEnv[Array, Array, Array]):
             rule_flags(self.rules),
             GYM_REWARDS.index(reward),
             self.illegal_penalty,
-            0 if opponent is None else 1 + OPPONENTS.index(opponent),
+            bytes(1 + OPPONENTS.index(name) for name in self.opponents or ()),
             -1 if seat is None else seat,
             self.rules.target,
             episode == "match",
@@ -237,7 +239,7 @@ def make_vector(
     ``SyncVectorEnv`` of ``PassingGameEnv``s, as ``make_vec`` gave before.
     """
     names = (opponents,) if isinstance(opponents, str) else opponents
-    in_c = names is None or (len(set(names)) == 1 and next(iter(names)) in OPPONENTS)
+    in_c = names is None or all(name in OPPONENTS for name in names)
     single_only = {"opponent_options", "render_mode"} & options.keys()
     if in_c and not single_only:
         return VectorPassingGame(num_envs, opponents=opponents, **options)
