@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from passing_game import PASS, Match, Round, Rules
+from passing_game.bots.heuristic import WEIGHTS as HEURISTIC_WEIGHTS
 from passing_game.rl import vector_env
 from passing_game.rl.encoding import action_mask, action_to_move, encode, move_to_action
 from passing_game.rl.gym_env import PassingGameEnv
@@ -369,13 +370,34 @@ def test_match_against_bots_same_as_single_env(fields: dict[str, Any], kind: str
     _against_bot(Rules(**fields), (bot,), "match", kind)
 
 
-def _against_bot(rules: Rules, bots: tuple[str, ...], episode: str, kind: str) -> None:
+@pytest.mark.parametrize("fields", [VARIANTS[0], VARIANTS[3]])
+def test_heuristic_options_as_the_single_env(fields: dict[str, Any]) -> None:
+    """opponent_options reach the heuristic in C as they reach HeuristicBot."""
+    options = {"margin": 0.6, "weights": {"block": 9.0, "feed": 1.0, "pips": 0.5}}
+    _against_bot(Rules(**fields), ("heuristic",), "round", "margin", options)
+    with pytest.raises(ValueError, match="bad options"):
+        vector_env.VectorPassingGame(1, opponents="greedy", opponent_options={"margin": 0.5})
+
+
+def test_every_heuristic_weight_reaches_c() -> None:
+    """The C heuristic reads each of HeuristicBot's weights (a new one must be added there)."""
+    assert set(vector_env._HEURISTIC_WEIGHTS) == set(HEURISTIC_WEIGHTS)
+
+
+def _against_bot(
+    rules: Rules,
+    bots: tuple[str, ...],
+    episode: str,
+    kind: str,
+    options: dict[str, Any] | None = None,
+) -> None:
     games = 4 * rules.players
     singles = []
     for i in range(games):
         single = PassingGameEnv(
             rules,
             opponents=bots,
+            opponent_options=options,
             seat=i % rules.players,
             episode=episode,  # type: ignore[arg-type]
             reward=kind,  # type: ignore[arg-type]
@@ -387,6 +409,7 @@ def _against_bot(rules: Rules, bots: tuple[str, ...], episode: str, kind: str) -
             1,
             rules,
             opponents=bots,
+            opponent_options=options,
             seat=i % rules.players,
             episode=episode,  # type: ignore[arg-type]
             reward=kind,  # type: ignore[arg-type]

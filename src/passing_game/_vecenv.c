@@ -161,6 +161,7 @@ typedef struct {
     uint64_t stream; /* splitmix64 state: the seeds of the rounds dealt in step() */
     int opponent, seat; /* any opponents; the learner's seat against them, -1 at random a round */
     uint8_t opp[3];     /* OPP_* of the other seats, in seat order (PassingGame-v0's opponents) */
+    double hw[8];       /* the heuristic's margin and weights, as HeuristicBot holds them (H_*) */
     int target;         /* Rules.target: the match ends there, the scores part is scaled by it */
     int match, leader_rule; /* episode a match (else one round); LEAD_* for its later rounds */
     int busy;           /* step() runs without the GIL: every other call is refused */
@@ -176,14 +177,16 @@ static int g_tables_ready = 0;
 
 static int vec_init(VecCore *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"num_envs", "players", "hand_size", "flags", "reward", "illegal_penalty",
-                             "opponents", "seat", "target", "match", "leader", NULL};
+                             "opponents", "seat", "target", "match", "leader", "heuristic", NULL};
     Py_ssize_t n;
     int players, hand, flags, reward, seat = -1, target = 0, match = 0, leader = 0;
     const char *opps = "";
     Py_ssize_t nopps = 0;
+    double hw[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     double penalty;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "niiiid|y#iipi", kwlist, &n, &players, &hand, &flags, &reward,
-                                     &penalty, &opps, &nopps, &seat, &target, &match, &leader))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "niiiid|y#iipi(dddddddd)", kwlist, &n, &players, &hand, &flags,
+                                     &reward, &penalty, &opps, &nopps, &seat, &target, &match, &leader, &hw[0],
+                                     &hw[1], &hw[2], &hw[3], &hw[4], &hw[5], &hw[6], &hw[7]))
         return -1;
     if (n < 1 || players < 2 || players > 4 || hand < 1 || players * hand > NTILES - LOCKED ||
         (flags & ~(F_ALL & ~F_PASS_TO_END)) || ((flags & F_PARTNERSHIPS) && players != 4) || reward < 0 ||
@@ -213,6 +216,7 @@ static int vec_init(VecCore *self, PyObject *args, PyObject *kwds) {
     self->reward_kind = reward;
     self->penalty = (float)penalty;
     self->opponent = nopps > 0;
+    memcpy(self->hw, hw, sizeof(hw));
     for (Py_ssize_t j = 0; j < nopps; j++) {
         if (opps[j] != OPP_GREEDY && opps[j] != OPP_HEURISTIC) {
             PyErr_SetString(PyExc_ValueError, "VecCore: an opponent is 1 (greedy) or 2 (heuristic)");
@@ -354,10 +358,10 @@ static int greedy(const RState *s) {
     return rules_can_draw(s) ? DRAW_CODE : PASS_CODE;
 }
 
-/* bots.heuristic.HeuristicBot with its default margin and weights, move for
- * move (its scores in doubles, summed in the same order as Python's). */
-#define H_MARGIN 0.85
-static int heuristic(const Game *g, int partners) {
+/* bots.heuristic.HeuristicBot, move for move, with the margin and weights
+ * Python gives (its scores in doubles, summed in the same order). */
+enum { H_MARGIN, H_PIPS, H_DOUBLE, H_FOLLOW, H_VARIETY, H_BLOCK, H_SHUT, H_FEED };
+static int heuristic(const Game *g, const double *w, int partners) {
     const RState *s = &g->st;
     int me = s->to_move, n = s->players, legal[MAX_MOVES], k = rules_legal(s, legal);
     uint32_t mine = s->hand[me], played = 0;
@@ -385,17 +389,18 @@ static int heuristic(const Game *g, int partners) {
         int follow = __builtin_popcount(rest & open), variety = 0, others_can = __builtin_popcount(unseen & open);
         if (follow > 2) follow = 2;
         for (int v = 0; v < 7; v++) variety += (rest & SUIT[v]) != 0;
-        double score = 1.0 * PIPS[t] + 2.0 * (LOW[t] == HIGH[t]);
-        score += 1.5 * follow + 0.8 * variety;
-        score -= 0.25 * others_can;
+        double score = w[H_PIPS] * PIPS[t] + w[H_DOUBLE] * (LOW[t] == HIGH[t]);
+        score += w[H_FOLLOW] * follow + w[H_VARIETY] * variety;
+        score -= w[H_FEED] * others_can;
         if (rest == 0) {
             score += 100.0;
         } else if (s->left >= 0 && others_can == 0) {
-            score += 6.0;
+            score += w[H_SHUT];
         } else {
             int numbers = 1 << left | 1 << right, side = partners ? me % 2 : me;
             for (int p = 0; p < n; p++)
-                if ((partners ? p % 2 : p) != side && (g->short_on[p] & numbers) == numbers) score += 3.0;
+                if ((partners ? p % 2 : p) != side && (g->short_on[p] & numbers) == numbers)
+                    score += w[H_BLOCK];
         }
         if (best < 0 || score > best_score) {
             best = code;
@@ -417,7 +422,7 @@ static int heuristic(const Game *g, int partners) {
     double low = -1.0;
     for (int v = 0; v < sides; v++)
         if (v != side && (low < 0 || est[v] < low)) low = est[v];
-    int lowest = est[side] < H_MARGIN * low;
+    int lowest = est[side] < w[H_MARGIN] * low;
     if (best >= 0) {
         int free_gain = !(unseen & (uint32_t)best_open) || __builtin_popcount(mine) == 1;
         if (can_pass && s->passes == n - 1 && lowest && !free_gain) return PASS_CODE;
@@ -447,7 +452,7 @@ static void deal(const VecCore *e, Game *g, const unsigned char *digest, int lea
 
 static void play(Game *g, int code);
 static int greedy(const RState *s);
-static int heuristic(const Game *g, int partners);
+static int heuristic(const Game *g, const double *w, int partners);
 
 static inline int side_of(const VecCore *e, int seat) { return (e->flags & F_PARTNERSHIPS) ? seat % 2 : seat; }
 
@@ -501,7 +506,7 @@ static void advance(const VecCore *e, Game *g, float *rw, int32_t *pt) {
             }
         } else if (g->agent >= 0 && g->st.to_move != g->agent) {
             int bot = g->bot[g->st.to_move];
-            play(g, bot == OPP_GREEDY ? greedy(&g->st) : heuristic(g, e->flags & F_PARTNERSHIPS));
+            play(g, bot == OPP_GREEDY ? greedy(&g->st) : heuristic(g, e->hw, e->flags & F_PARTNERSHIPS));
         } else {
             return;
         }

@@ -51,6 +51,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
+from passing_game.bots import HeuristicBot, make
 from passing_game.bots.kernel import flags as rule_flags
 from passing_game.rl.encoding import NUM_ACTIONS, observation_size
 from passing_game.rl.gym_env import GYM_REWARDS, GymReward, PassingGameEnv
@@ -71,6 +72,8 @@ Array = npt.NDArray[Any]
 #: The bots that play inside the batch, in C (``_vecenv.c``; the same moves
 #: as their Python classes, tests/test_rl_vector.py).
 OPPONENTS: tuple[str, ...] = ("greedy", "heuristic")
+#: HeuristicBot's weights in the order _vecenv.c reads them (after the margin).
+_HEURISTIC_WEIGHTS = ("pips", "double", "follow", "variety", "block", "shut", "feed")
 
 
 def _opponents(opponents: Sequence[str] | str | None, players: int) -> tuple[str, ...] | None:
@@ -101,6 +104,7 @@ class VectorPassingGame(gym.vector.VectorEnv[Array, Array, Array]):
         rules: Rules | dict[str, Any] | None = None,
         *,
         opponents: Sequence[str] | str | None = None,
+        opponent_options: dict[str, Any] | None = None,
         seat: int | None = 0,
         episode: Episode = "round",
         reward: GymReward = "margin",
@@ -117,6 +121,13 @@ class VectorPassingGame(gym.vector.VectorEnv[Array, Array, Array]):
         self.rules = make_rules(rules, rule_fields)
         players = self.rules.players
         self.opponents = _opponents(opponents, players)
+        self.opponent_options = dict(opponent_options or {})
+        # as PassingGame-v0: every bot is built with the options (a bad one fails
+        # here); the C bots take the heuristic's margin and weights from it
+        bots = {name: make(name, **self.opponent_options) for name in self.opponents or ()}
+        heuristic = bots.get("heuristic") or HeuristicBot()
+        assert isinstance(heuristic, HeuristicBot)
+        weights = (heuristic.margin, *(heuristic.weights[k] for k in _HEURISTIC_WEIGHTS))
         if seat is not None and (
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players
         ):
@@ -143,6 +154,7 @@ class VectorPassingGame(gym.vector.VectorEnv[Array, Array, Array]):
             self.rules.target,
             episode == "match",
             LEADER_RULES.index(self.rules.leader),
+            weights,
         )
         self._obs = np.zeros((n, size), np.float32)
         self._mask = np.zeros((n, NUM_ACTIONS), np.bool_)
@@ -234,19 +246,18 @@ def make_vector(
     """``gym.make_vec("passing_game/PassingGame-v0", num_envs=N, ...)``: the batch in C.
 
     Self-play (``opponents=None``) and the bots of ``OPPONENTS`` give
-    ``VectorPassingGame``. What the batch cannot play yet (other bots, bot
-    options, rendering) gives Gymnasium's
+    ``VectorPassingGame``. What the batch cannot play yet (other bots,
+    rendering) gives Gymnasium's
     ``SyncVectorEnv`` of ``PassingGameEnv``s, as ``make_vec`` gave before.
     """
     names = (opponents,) if isinstance(opponents, str) else opponents
     in_c = names is None or all(name in OPPONENTS for name in names)
-    single_only = {"opponent_options", "render_mode"} & options.keys()
+    single_only = {"render_mode"} & options.keys()
     if in_c and not single_only:
         return VectorPassingGame(num_envs, opponents=opponents, **options)
     if opponents is None:
         raise ValueError(
-            "self-play (opponents=None) runs in the batch only, which has no "
-            "opponent_options or render_mode"
+            "self-play (opponents=None) runs in the batch only, which has no render_mode"
         )
     return gym.vector.SyncVectorEnv(
         [lambda: PassingGameEnv(opponents=opponents, **options) for _ in range(num_envs)]
