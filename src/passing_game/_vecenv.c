@@ -10,12 +10,15 @@
  *
  * Self-play: every seat is the learner. A step acts for the seat to move;
  * the observation returned is the next seat to move's, or, once the round is
- * over, the view of the seat that made the last move. Every deal is
- * Round.new's: a 24-byte BLAKE2b digest of the seed (round._digest; given by
- * Python at reset, computed here when step() deals a finished game again)
+ * over, the view of the seat that made the last move. Against opponents (the
+ * greedy and heuristic bots, ported here move for move) the learner holds
+ * one seat and the bots move inside step() until its turn, as in
+ * PassingGame-v0. An episode is a round or a match (R8, D5). Every deal is
+ * Round.new's or Match's: a 24-byte BLAKE2b digest of the seed and round
+ * number (round._digest; given by Python at reset, computed here otherwise)
  * shuffled by rules_deal, the code Round.new deals with.
- * tests/test_rl_vector.py plays the batch against single Rounds and
- * encoding.encode.
+ * tests/test_rl_vector.py plays the batch against single Rounds, Matches,
+ * encoding.encode and PassingGameEnv.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
