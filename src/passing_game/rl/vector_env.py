@@ -1,6 +1,6 @@
-"""N rounds stepped by one call, in C: a Gymnasium vector environment for self-play.
+"""N games stepped by one call, in C: ``PassingGame-v0`` as a Gymnasium vector environment.
 
-``VectorPassingGame(num_envs, rules, ...)`` holds ``num_envs`` rounds in the
+``VectorPassingGame(num_envs, rules, ...)`` holds ``num_envs`` games in the
 optional C extension ``passing_game._vecenv`` (the rules of ``_rules.h``,
 the code behind ``Round``) and steps them all at once; observations, masks
 and rewards are written straight into NumPy arrays.
@@ -12,9 +12,12 @@ and rewards are written straight into NumPy arrays.
   that made the last move. ``info["seat"]`` says whose view it is.
 * **Against bots** (``opponents=("greedy",)``, one name for every other seat
   or one a seat in seat order, from the bots built in C, ``OPPONENTS``): the
-  learner plays ``seat`` (``None``: a seat at random each
-  round) and the bots move in C until its turn, as in ``PassingGame-v0``
-  (a round the bots end before the learner's first turn is dealt again).
+  learner plays ``seat`` (``None``: a seat at random each episode) and the
+  bots move in C until its turn, as in ``PassingGame-v0`` (same options:
+  ``opponent_options`` builds the bots; a round the bots end before the
+  learner's first turn is dealt again, or in a match paid with its first
+  step). ``gym.make_vec("passing_game/PassingGame-v0", num_envs=N)`` returns
+  this class (``make_vector``).
 * **Reward**: as ``PassingGame-v0`` computes it (``"margin"``, ``"points"`` or
   ``"win"``), for the seat that made the step's move; ``info["rewards"]``
   holds every seat's (``players`` columns) and ``info["points"]`` the points
@@ -30,9 +33,10 @@ and rewards are written straight into NumPy arrays.
   autoreset: that step ignores its action and returns the new deal with
   reward 0).
 * **Deals**: ``reset(seed=[s0, s1, ...])`` deals game ``i`` exactly as
-  ``Round.new(rules, s_i)`` (an int seed ``s`` means ``s, s + 1, ...``); a
-  game dealt again after its round deals as ``Round.new`` too, for a seed
-  the C core draws from a stream seeded by the reset's seeds, so runs repeat.
+  ``Round.new(rules, s_i)`` (a match: ``Match(rules, s_i)``; an int seed
+  ``s`` means ``s, s + 1, ...``); a game started again after its episode
+  deals the same way, for a seed the C core draws from a stream seeded by
+  the reset's seeds, so runs repeat.
 
 >>> env = VectorPassingGame(3, players=2)
 >>> obs, info = env.reset(seed=7)
