@@ -392,29 +392,20 @@ def _against_bot(
     options: dict[str, Any] | None = None,
 ) -> None:
     games = 4 * rules.players
+    # the same options, by the same names, for both environments
+    same: dict[str, Any] = {
+        "opponents": bots,
+        "opponent_options": options,
+        "episode": episode,
+        "reward": kind,
+    }
     singles = []
     for i in range(games):
-        single = PassingGameEnv(
-            rules,
-            opponents=bots,
-            opponent_options=options,
-            seat=i % rules.players,
-            episode=episode,  # type: ignore[arg-type]
-            reward=kind,  # type: ignore[arg-type]
-        )
+        single = PassingGameEnv(rules, seat=i % rules.players, **same)
         singles.append((single, *single.reset(seed=i)))
     seeds = [single.match.seed for single, _, _ in singles]  # type: ignore[union-attr]
     envs = [
-        vector_env.VectorPassingGame(
-            1,
-            rules,
-            opponents=bots,
-            opponent_options=options,
-            seat=i % rules.players,
-            episode=episode,  # type: ignore[arg-type]
-            reward=kind,  # type: ignore[arg-type]
-        )
-        for i in range(games)
+        vector_env.VectorPassingGame(1, rules, seat=i % rules.players, **same) for i in range(games)
     ]
     rng = np.random.default_rng(games)
     for i, env in enumerate(envs):
