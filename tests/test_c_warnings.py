@@ -1,7 +1,7 @@
 """The C sources compile without a warning under -Wall -Wextra (pyproject.toml builds them so).
 
-A warning is a failure here, so one slipping into _rules.h, _kernel.c or
-_fastround.c is caught before it becomes a bug; the test needs a C compiler
+A warning is a failure here, so one slipping into _rules.h, _kernel.c,
+_fastround.c or _vecenv.c is caught before it becomes a bug; the test needs a C compiler
 and the Python headers, and is skipped without them.
 """
 
@@ -31,8 +31,8 @@ pytestmark = [
 ]
 
 
-def test_both_extensions_are_found() -> None:
-    assert {p.name for p in SOURCES} == {"_kernel.c", "_fastround.c"}
+def test_every_extension_is_found() -> None:
+    assert {p.name for p in SOURCES} == {"_kernel.c", "_fastround.c", "_vecenv.c"}
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)

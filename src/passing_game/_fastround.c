@@ -175,46 +175,11 @@ static PyObject *core_from_digest(PyObject *cls, PyObject *const *args, Py_ssize
     }
     long leader = PyLong_AsLong(args[2]);
     if (leader == -1 && PyErr_Occurred()) return NULL;
-    /* x as little-endian 32-bit limbs */
-    uint32_t x[6];
-    for (int k = 0; k < 6; k++) {
-        const unsigned char *b = (const unsigned char *)buf + 4 * k;
-        x[k] = (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) | ((uint32_t)b[3] << 24);
-    }
-    int top = 5;
-    uint8_t tiles[NTILES];
-    for (int i = 0; i < NTILES; i++) tiles[i] = (uint8_t)i;
-    /* Python divides x by i + 1 for i = 27..1, one digit at a time. Dividing by
-     * a product of consecutive divisors that fits 32 bits, then splitting the
-     * remainder digit by digit, gives the same digits (mixed radix) with a
-     * quarter of the long divisions. */
-    for (int i = NTILES - 1; i > 0;) {
-        uint64_t prod = 1;
-        int stop = i;
-        while (stop > 0 && prod * (uint64_t)(stop + 1) <= 0xFFFFFFFFu) {
-            prod *= (uint64_t)(stop + 1);
-            stop--;
-        }
-        uint64_t rem = 0;
-        while (top > 0 && x[top] == 0) top--;
-        for (int k = top; k >= 0; k--) {
-            uint64_t cur = (rem << 32) | x[k];
-            x[k] = (uint32_t)(cur / prod);
-            rem = cur % prod;
-        }
-        for (; i > stop; i--) {
-            uint32_t j = (uint32_t)(rem % (uint64_t)(i + 1));
-            rem /= (uint64_t)(i + 1);
-            uint8_t t = tiles[i];
-            tiles[i] = tiles[j];
-            tiles[j] = t;
-        }
-    }
     int players = c_players, hand = c_hand;
+    uint8_t tiles[NTILES];
+    int seat = rules_deal((const unsigned char *)buf, players, tiles);
     if (leader < 0) {
-        uint64_t rem = 0;
-        for (int k = top; k >= 0; k--) rem = ((rem << 32) | x[k]) % (uint64_t)players;
-        leader = (long)rem;
+        leader = seat;
     } else if (leader >= players) {
         PyErr_SetString(PyExc_ValueError, "leader out of range");
         return NULL;

@@ -1,11 +1,12 @@
 /* The rules of The Passing Game in C, once (RULES.md R2-R7, D1-D4, D6, D11).
  *
- * Included by both extensions: _fastround.c (the state behind Round) and
- * _kernel.c (the searches). Everything here is the Python core's vocabulary:
- * tiles are indices 0..27 in the order of passing_game.TILES, a hand is a
- * 28-bit mask, a move code is tile * 2 + end (0 left, 1 right), 56 draw,
- * 57 pass. The pure-Python engine is the reference; tests/test_fastround.py
- * and tests/test_kernel.py replay both against it.
+ * Included by the extensions: _fastround.c (the state behind Round),
+ * _kernel.c (the searches) and _vecenv.c (the batched RL environment).
+ * Everything here is the Python core's vocabulary: tiles are indices 0..27
+ * in the order of passing_game.TILES, a hand is a 28-bit mask, a move code
+ * is tile * 2 + end (0 left, 1 right), 56 draw, 57 pass. The pure-Python
+ * engine is the reference; tests/test_fastround.py, tests/test_kernel.py and
+ * tests/test_rl_vector.py replay the extensions against it.
  */
 #ifndef PASSING_GAME_RULES_H
 #define PASSING_GAME_RULES_H
@@ -160,6 +161,48 @@ static inline int rules_apply(RState *s, int code) {
     else
         s->to_move = (p + 1) % s->players;
     return NO_PLACE;
+}
+
+/* The seeded deal (round.seeded_deal, R2.1-R2.3, D9) from its 24-byte BLAKE2b
+ * digest: the 28 tiles shuffled into ``tiles`` (hands first, seat by seat, then
+ * the pile, next draw first); returns the deal's random seat. */
+static inline int rules_deal(const unsigned char *digest, int players, uint8_t *tiles) {
+    uint32_t x[6]; /* the digest as little-endian 32-bit limbs */
+    for (int k = 0; k < 6; k++) {
+        const unsigned char *b = digest + 4 * k;
+        x[k] = (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) | ((uint32_t)b[3] << 24);
+    }
+    int top = 5;
+    for (int i = 0; i < NTILES; i++) tiles[i] = (uint8_t)i;
+    /* Python divides x by i + 1 for i = 27..1, one digit at a time. Dividing by
+     * a product of consecutive divisors that fits 32 bits, then splitting the
+     * remainder digit by digit, gives the same digits (mixed radix) with a
+     * quarter of the long divisions. */
+    for (int i = NTILES - 1; i > 0;) {
+        uint64_t prod = 1;
+        int stop = i;
+        while (stop > 0 && prod * (uint64_t)(stop + 1) <= 0xFFFFFFFFu) {
+            prod *= (uint64_t)(stop + 1);
+            stop--;
+        }
+        uint64_t rem = 0;
+        while (top > 0 && x[top] == 0) top--;
+        for (int k = top; k >= 0; k--) {
+            uint64_t cur = (rem << 32) | x[k];
+            x[k] = (uint32_t)(cur / prod);
+            rem = cur % prod;
+        }
+        for (; i > stop; i--) {
+            uint32_t j = (uint32_t)(rem % (uint64_t)(i + 1));
+            rem /= (uint64_t)(i + 1);
+            uint8_t t = tiles[i];
+            tiles[i] = tiles[j];
+            tiles[j] = t;
+        }
+    }
+    uint64_t rem = 0;
+    for (int k = top; k >= 0; k--) rem = ((rem << 32) | x[k]) % (uint64_t)players;
+    return (int)rem;
 }
 
 /* A finished round's score (R7, D4, D6, D11). */

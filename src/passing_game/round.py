@@ -101,7 +101,7 @@ def _digest(seed: int | str, number: int) -> bytes:
 
 
 def _shuffle(rules: Rules, digest: bytes) -> tuple[list[list[Tile]], list[Tile], int]:
-    """``seeded_deal`` from the digest (``_fastround.c`` does the same in C)."""
+    """``seeded_deal`` from the digest (``rules_deal`` in ``_rules.h`` does the same in C)."""
     x = int.from_bytes(digest, "little")
     tiles = list(TILES)
     for i in range(27, 0, -1):

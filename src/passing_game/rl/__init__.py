@@ -4,7 +4,9 @@ Needs the extra ``passing-game[rl]`` (numpy, gymnasium, pettingzoo,
 open_spiel). Importing this package registers:
 
 * the Gymnasium environment ``passing_game/PassingGame-v0`` (one seat
-  against bots, ``passing_game.rl.gym_env``);
+  against bots, ``passing_game.rl.gym_env``); ``gym.make_vec`` with
+  ``opponents=None`` gives N self-play games stepped in C
+  (``passing_game.rl.vector_env``);
 * the PettingZoo AEC environment ``passing_game/passing_game-v0`` in
   PettingZoo's registry (``pettingzoo.make("aec", ...)``,
   ``passing_game.rl.pettingzoo_env``);
@@ -57,7 +59,9 @@ def _register() -> None:
     else:
         if GYMNASIUM_ID not in gymnasium.registry:
             gymnasium.register(
-                id=GYMNASIUM_ID, entry_point="passing_game.rl.gym_env:PassingGameEnv"
+                id=GYMNASIUM_ID,
+                entry_point="passing_game.rl.gym_env:PassingGameEnv",
+                vector_entry_point="passing_game.rl.vector_env:make_vector",
             )
         REGISTERED.add("gymnasium")
     try:

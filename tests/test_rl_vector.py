@@ -1,0 +1,526 @@
+"""The batched C environment (rl.vector_env) plays the same game as Round, step for step.
+
+With the same seeds and actions, each game of ``VectorPassingGame`` and a
+single public ``Round`` dealt by ``Round.new(rules, seed)`` (D9) agree on
+the observation (``encoding.encode``, the single Gymnasium environment's
+encoding), the legal-action mask, the rewards (``PassingGameEnv``'s reward
+of a round) and the end of the round, in every rules variant.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+from passing_game import PASS, Match, Round, Rules
+from passing_game.bots.heuristic import WEIGHTS as HEURISTIC_WEIGHTS
+from passing_game.rl import vector_env
+from passing_game.rl.encoding import action_mask, action_to_move, encode, move_to_action
+from passing_game.rl.gym_env import PassingGameEnv
+from passing_game.round import _digest
+from passing_game.tiles import mask_of
+
+# CI builds the extension, so there a missing one is a failure, not a skip.
+if os.environ.get("CI") and not vector_env.AVAILABLE:
+    raise RuntimeError("CI: the C environment passing_game._vecenv was not built")
+pytestmark = pytest.mark.skipif(not vector_env.AVAILABLE, reason="_vecenv not built")
+
+VARIANTS = [
+    pytest.param({"players": 2}, id="2p"),
+    pytest.param({"players": 3}, id="3p"),
+    pytest.param({"players": 4}, id="4p"),
+    pytest.param({"players": 4, "partnerships": True}, id="partners-D6"),
+    pytest.param({"players": 2, "draw": "continue"}, id="draw-continue-D1"),
+    pytest.param({"players": 3, "passing": "forced"}, id="forced-D2"),
+    pytest.param({"players": 3, "scoring": "pairwise"}, id="pairwise-D4"),
+    pytest.param(
+        {"players": 4, "partnerships": True, "scoring": "pairwise", "passing": "forced"},
+        id="partners-pairwise-forced",
+    ),
+    pytest.param({"players": 2, "hand_size": 3, "draw": "continue"}, id="hand3-continue"),
+]
+
+GAMES = 12
+
+
+def _seat_value(rules: Rules, kind: str, seat: int, points: tuple[int, ...]) -> float:
+    """What the single environment pays ``seat`` for a round (PassingGameEnv._round_value)."""
+    single = PassingGameEnv(rules, reward=kind)  # type: ignore[arg-type]
+    single.seat = seat
+    return single._round_value(points)
+
+
+def _expected_move(rnd: Round, action: int) -> tuple[int, bool]:
+    """The move the single environment makes for ``action``, and whether it was illegal."""
+    legal = rnd.legal_moves()
+    if action in [move_to_action(m) for m in legal]:
+        return action, False
+    return move_to_action(PASS if PASS in legal else legal[0]), True
+
+
+def _check_game(env: vector_env.VectorPassingGame, i: int, rnd: Round, seat: int, obs: Any) -> None:
+    # PassingGame-v0's view holds the match's scores: the round's points once it is over
+    scores = rnd.result.points_by_side() if rnd.result is not None else None
+    view = rnd.view(seat, scores=scores)
+    np.testing.assert_array_equal(obs[i], encode(view), err_msg=f"game {i}")
+    np.testing.assert_array_equal(
+        env.action_masks()[i], action_mask(view).astype(bool), err_msg=f"game {i}"
+    )
+    hands, pile, to_move, _ = env._core.state(i)
+    assert list(hands) == [mask_of(h) for h in rnd.hands]
+    assert pile == [t.index for t in rnd.boneyard]
+    assert to_move == rnd.to_move
+
+
+def _play_one_round_each(fields: dict[str, Any], kind: str, illegal_rate: float, seed: int) -> int:
+    """Play every game of a batch to its round's end beside single Rounds; returns steps."""
+    rules = Rules(**fields)
+    env = vector_env.VectorPassingGame(GAMES, rules, reward=kind, illegal_penalty=0.5)  # type: ignore[arg-type]
+    seeds = [seed * 100 + i for i in range(GAMES)]
+    obs, info = env.reset(seed=seeds)
+    rounds = [Round.new(rules, s) for s in seeds]
+    live = [True] * GAMES
+    rng = np.random.default_rng(seed)
+    steps = 0
+    while any(live):
+        for i, rnd in enumerate(rounds):
+            if live[i]:
+                assert info["seat"][i] == rnd.to_move
+                _check_game(env, i, rnd, rnd.to_move, obs)
+        actions = np.zeros(GAMES, np.int64)
+        for i, mask in enumerate(env.action_masks()):
+            if rng.random() < illegal_rate:
+                actions[i] = rng.integers(-3, 70)
+            elif mask.any():
+                actions[i] = rng.choice(np.flatnonzero(mask))
+        expected = {}
+        for i, rnd in enumerate(rounds):
+            if live[i]:
+                seat = rnd.to_move
+                code, illegal = _expected_move(rnd, int(actions[i]))
+                rnd.play(action_to_move(code))
+                expected[i] = seat, illegal
+        obs, reward, terminated, truncated, info = env.step(actions)
+        steps += 1
+        assert not truncated.any()
+        for i, (seat, illegal) in expected.items():
+            rnd = rounds[i]
+            assert info["illegal_action"][i] == illegal
+            penalty = 0.5 if illegal else 0.0
+            assert terminated[i] == (rnd.result is not None)
+            if rnd.result is None:
+                assert reward[i] == -penalty
+                continue
+            # R7, D4, D6: the points of each side, and every seat's reward from them
+            points = rnd.result.points_by_side()
+            assert tuple(info["points"][i]) == points
+            values = [_seat_value(rules, kind, s, points) for s in range(rules.players)]
+            values[seat] -= penalty
+            assert list(info["rewards"][i]) == values
+            assert reward[i] == values[seat]
+            assert info["seat"][i] == seat  # the last mover's view once the round is over
+            _check_game(env, i, rnd, seat, obs)
+            live[i] = False
+    return steps
+
+
+@pytest.mark.parametrize("fields", VARIANTS)
+def test_same_game_as_round(fields: dict[str, Any]) -> None:
+    """R2-R7 and the variants: observations, masks, rewards and ends agree with Round."""
+    assert _play_one_round_each(fields, "margin", 0.0, seed=1) > 0
+
+
+@pytest.mark.parametrize("fields", VARIANTS)
+def test_illegal_actions_as_the_single_env(fields: dict[str, Any]) -> None:
+    """An illegal action passes (else the first legal move, D2) and is charged the penalty."""
+    _play_one_round_each(fields, "margin", 0.3, seed=2)
+
+
+@pytest.mark.parametrize("kind", ["margin", "points", "win"])
+@pytest.mark.parametrize("fields", [VARIANTS[1], VARIANTS[3]])
+def test_reward_kinds(fields: dict[str, Any], kind: str) -> None:
+    """Each reward kind pays what PassingGameEnv pays for a round (R7, D6)."""
+    _play_one_round_each(fields, kind, 0.05, seed=3)
+
+
+def _random_run(env: vector_env.VectorPassingGame, seed: int, steps: int) -> list[Any]:
+    obs, info = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    out = [obs]
+    for _ in range(steps):
+        masks = env.action_masks()
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
+        obs, reward, terminated, _, info = env.step(actions)
+        out += [obs, reward, terminated, info["seat"]]
+    return out
+
+
+@pytest.mark.parametrize("fields", [VARIANTS[0], VARIANTS[3]])
+def test_next_step_autoreset_deals_as_round_new(fields: dict[str, Any]) -> None:
+    """After a round ends the next step ignores its action and returns Round.new's deal (D9)."""
+    env = vector_env.VectorPassingGame(4, **fields)
+    obs, info = env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    seen = 0
+    for _ in range(400):
+        masks = env.action_masks()
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 57 for m in masks])
+        before = env._terminated.copy()
+        obs, reward, terminated, _, info = env.step(actions)
+        for i in np.flatnonzero(before):
+            seen += 1
+            assert reward[i] == 0.0 and not terminated[i] and not info["illegal_action"][i]
+            hands, pile, to_move, seed = env._core.state(int(i))
+            rnd = Round.new(env.rules, seed)
+            assert list(hands) == [mask_of(h) for h in rnd.hands]
+            assert pile == [t.index for t in rnd.boneyard]
+            assert to_move == rnd.to_move == info["seat"][i]
+            np.testing.assert_array_equal(obs[i], encode(rnd.view(rnd.to_move)))
+    assert seen > 0
+
+
+@pytest.mark.parametrize("seed", [0, 1, 9, 10, 12345, 2**62 - 1, 2**63, 2**64 - 1])
+def test_c_digest_is_round_digest(seed: int) -> None:
+    """The BLAKE2b digest of a seed in C equals round._digest, which deals (D9)."""
+    assert vector_env._vecenv.digest(seed) == _digest(seed, 1)
+
+
+def test_c_digest_many_seeds() -> None:
+    """D9 over a thousand random seeds below 2**62, the range step() draws from."""
+    for seed in np.random.default_rng(0).integers(2**62, size=1000):
+        assert vector_env._vecenv.digest(int(seed)) == _digest(int(seed), 1)
+
+
+def test_same_seed_same_run() -> None:
+    """Seeding makes runs repeatable, autoresets included (D9)."""
+    first = _random_run(vector_env.VectorPassingGame(3, players=3), 9, 150)
+    second = _random_run(vector_env.VectorPassingGame(3, players=3), 9, 150)
+    for a, b in zip(first, second, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_an_int_seed_deals_seed_plus_i() -> None:
+    """reset(seed=s) deals game i as Round.new(rules, s + i) (D9)."""
+    env = vector_env.VectorPassingGame(3, players=4)
+    obs, _ = env.reset(seed=40)
+    for i in range(3):
+        rnd = Round.new(env.rules, 40 + i)
+        np.testing.assert_array_equal(obs[i], encode(rnd.view(rnd.to_move)))
+
+
+def test_bad_input_is_refused() -> None:
+    """Wrong shapes and dtypes raise ValueError; nothing is stepped."""
+    env = vector_env.VectorPassingGame(2, players=2)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(np.zeros(2, np.int64))
+    env.reset(seed=1)
+    before = env._obs.copy()
+    with pytest.raises(ValueError, match="integers"):
+        env.step(np.zeros(2, np.float32))
+    with pytest.raises(ValueError, match="shape"):
+        env.step(np.zeros(3, np.int64))
+    with pytest.raises(ValueError, match="shape"):
+        env.step(np.zeros((2, 1), np.int64))
+    np.testing.assert_array_equal(env._obs, before)
+    with pytest.raises(ValueError, match="seeds"):
+        env.reset(seed=[1, 2, 3])
+    with pytest.raises(ValueError, match="plays against greedy, heuristic"):
+        vector_env.VectorPassingGame(2, opponents=("random",))
+    with pytest.raises(ValueError, match="one opponent for all seats"):
+        vector_env.VectorPassingGame(2, players=4, opponents=("greedy", "greedy"))
+    with pytest.raises(ValueError, match="seat"):
+        vector_env.VectorPassingGame(2, players=2, opponents="greedy", seat=2)
+    with pytest.raises(ValueError, match="num_envs"):
+        vector_env.VectorPassingGame(0)
+    with pytest.raises(ValueError, match="reward"):
+        vector_env.VectorPassingGame(2, reward="score")  # type: ignore[arg-type]
+
+
+def test_core_never_writes_outside_its_arrays() -> None:
+    """The C core checks every array's size itself, whatever the wrapper passes."""
+    core = vector_env._vecenv.VecCore(2, 2, 7, 0, 0, 1.0)
+    small = np.zeros(5, np.float32)
+    arrays = [
+        np.zeros((2, 198), np.float32),
+        np.zeros((2, 58), np.bool_),
+        np.zeros(2, np.float32),
+        np.zeros((2, 4), np.float32),
+        np.zeros((2, 4), np.int32),
+        np.zeros(2, np.bool_),
+        np.zeros(2, np.int8),
+        np.zeros(2, np.bool_),
+    ]
+    for k in range(len(arrays)):
+        bad = list(arrays)
+        bad[k] = small
+        with pytest.raises(ValueError, match="expected"):
+            core.bind(*bad)
+    with pytest.raises(RuntimeError, match="bind"):
+        core.step(np.zeros(2, np.int64))
+    core.bind(*arrays)
+    with pytest.raises(ValueError, match="expected"):
+        core.step(np.zeros(3, np.int64))
+    with pytest.raises(ValueError, match="not a game"):
+        core.deal(np.array([2], np.int64), bytes(24), np.zeros(1, np.uint64), False, 0)
+    with pytest.raises(ValueError, match="24 bytes"):
+        core.deal(np.array([0], np.int64), bytes(23), np.zeros(1, np.uint64), False, 0)
+    with pytest.raises(ValueError, match="expected"):
+        core.deal(np.array([0], np.int64), bytes(24), np.zeros(2, np.uint64), False, 0)
+    with pytest.raises(RuntimeError, match="never dealt"):
+        core.step(np.zeros(2, np.int64))
+
+
+def test_make_vec_self_play_is_the_batch() -> None:
+    """gym.make_vec with opponents=None returns the C batch with the single env's options."""
+    env = gym.make_vec(
+        "passing_game/PassingGame-v0",
+        num_envs=5,
+        vectorization_mode="vector_entry_point",
+        opponents=None,
+        players=3,
+        passing="forced",
+        reward="points",
+    )
+    assert isinstance(env, vector_env.VectorPassingGame)
+    assert env.rules == Rules(players=3, passing="forced") and env.reward_kind == "points"
+    obs, _ = env.reset(seed=4)
+    assert obs.shape == (5, env.single_observation_space.shape[0])
+    assert env.action_masks().shape == (5, 58)
+    with pytest.raises(ValueError, match="episode must be one of"):
+        gym.make_vec(
+            "passing_game/PassingGame-v0",
+            num_envs=2,
+            vectorization_mode="vector_entry_point",
+            opponents=None,
+            episode="season",
+        )
+
+
+def test_make_vec_against_greedy_is_the_batch() -> None:
+    """make_vec's default opponents (greedy, as PassingGame-v0's) play in C."""
+    env = gym.make_vec(
+        "passing_game/PassingGame-v0", num_envs=2, vectorization_mode="vector_entry_point"
+    )
+    assert isinstance(env, vector_env.VectorPassingGame)
+    assert env.opponents == ("greedy",)
+    env = gym.make_vec(
+        "passing_game/PassingGame-v0",
+        num_envs=2,
+        vectorization_mode="vector_entry_point",
+        players=3,
+        opponents=("heuristic", "greedy"),
+    )
+    assert isinstance(env, vector_env.VectorPassingGame)
+    assert env.opponents == ("heuristic", "greedy")
+
+
+def test_make_vec_with_other_bots_is_still_the_single_envs() -> None:
+    """Bots not yet in C give N PassingGameEnvs, as make_vec gave before."""
+    env = gym.make_vec(
+        "passing_game/PassingGame-v0",
+        num_envs=2,
+        vectorization_mode="vector_entry_point",
+        opponents=("random",),
+    )
+    assert isinstance(env, gym.vector.SyncVectorEnv)
+    obs, _ = env.reset(seed=1)
+    assert obs.shape == (2, 198)
+
+
+MATCH_VARIANTS = [
+    pytest.param({"players": 2}, "margin", id="2p-margin"),
+    pytest.param({"players": 3, "leader": "rotate"}, "points", id="3p-rotate-points-D5"),
+    pytest.param(
+        {"players": 4, "partnerships": True, "leader": "winner"}, "win", id="partners-winner-win-D5"
+    ),
+    pytest.param(
+        {"players": 4, "leader": "winner", "scoring": "pairwise", "passing": "forced"},
+        "margin",
+        id="4p-winner-pairwise-forced",
+    ),
+    pytest.param({"players": 2, "target": 20, "draw": "continue"}, "win", id="2p-target20-win"),
+]
+
+
+@pytest.mark.parametrize("bot", vector_env.OPPONENTS)
+@pytest.mark.parametrize("fields", VARIANTS)
+def test_against_bots_same_as_single_env(fields: dict[str, Any], bot: str) -> None:
+    """Against a bot in C each game plays as PassingGame-v0 with the same deal and actions."""
+    _against_bot(Rules(**fields), (bot,), "round", "margin")
+
+
+@pytest.mark.parametrize("fields", [VARIANTS[1], VARIANTS[2], VARIANTS[3]])
+def test_against_mixed_bots_same_as_single_env(fields: dict[str, Any]) -> None:
+    """One bot a seat, in seat order around the learner, as PassingGame-v0 seats them."""
+    rules = Rules(**fields)
+    bots = tuple(vector_env.OPPONENTS[k % 2] for k in range(rules.players - 1))
+    _against_bot(rules, bots, "round", "margin")
+    _against_bot(rules, bots[::-1], "match", "points")
+
+
+@pytest.mark.parametrize("bot", vector_env.OPPONENTS)
+@pytest.mark.parametrize(("fields", "kind"), MATCH_VARIANTS)
+def test_match_against_bots_same_as_single_env(fields: dict[str, Any], kind: str, bot: str) -> None:
+    """episode="match": rounds until the target (R8), leaders by D5, paid round by round."""
+    _against_bot(Rules(**fields), (bot,), "match", kind)
+
+
+@pytest.mark.parametrize("fields", [VARIANTS[0], VARIANTS[3]])
+def test_heuristic_options_as_the_single_env(fields: dict[str, Any]) -> None:
+    """opponent_options reach the heuristic in C as they reach HeuristicBot."""
+    options = {"margin": 0.6, "weights": {"block": 9.0, "feed": 1.0, "pips": 0.5}}
+    _against_bot(Rules(**fields), ("heuristic",), "round", "margin", options)
+    with pytest.raises(ValueError, match="bad options"):
+        vector_env.VectorPassingGame(1, opponents="greedy", opponent_options={"margin": 0.5})
+
+
+def test_every_heuristic_weight_reaches_c() -> None:
+    """The C heuristic reads each of HeuristicBot's weights (a new one must be added there)."""
+    assert set(vector_env._HEURISTIC_WEIGHTS) == set(HEURISTIC_WEIGHTS)
+
+
+def _against_bot(
+    rules: Rules,
+    bots: tuple[str, ...],
+    episode: str,
+    kind: str,
+    options: dict[str, Any] | None = None,
+) -> None:
+    games = 4 * rules.players
+    # the same options, by the same names, for both environments
+    same: dict[str, Any] = {
+        "opponents": bots,
+        "opponent_options": options,
+        "episode": episode,
+        "reward": kind,
+    }
+    singles = []
+    for i in range(games):
+        single = PassingGameEnv(rules, seat=i % rules.players, **same)
+        singles.append((single, *single.reset(seed=i)))
+    seeds = [single.match.seed for single, _, _ in singles]  # type: ignore[union-attr]
+    envs = [
+        vector_env.VectorPassingGame(1, rules, seat=i % rules.players, **same) for i in range(games)
+    ]
+    rng = np.random.default_rng(games)
+    for i, env in enumerate(envs):
+        single, obs, info = singles[i]
+        vobs, vinfo = env.reset(seed=[seeds[i]])
+        while True:
+            np.testing.assert_array_equal(vobs[0], obs)
+            np.testing.assert_array_equal(env.action_masks()[0], single.action_masks())
+            assert vinfo["seat"][0] == single.seat
+            mask = single.action_masks()
+            legal = rng.random() < 0.9
+            action = int(rng.choice(np.flatnonzero(mask))) if legal else int(rng.integers(58))
+            obs, reward, terminated, _, info = single.step(action)
+            vobs, vreward, vterminated, _, vinfo = env.step(np.array([action]))
+            assert vreward[0] == reward and vterminated[0] == terminated
+            assert vinfo["illegal_action"][0] == info["illegal_action"]
+            if terminated:
+                np.testing.assert_array_equal(vobs[0], obs)
+                assert not env.action_masks().any()
+                break
+
+
+def test_against_greedy_at_a_random_seat() -> None:
+    """seat=None: the learner's seat is drawn each round and its view is returned."""
+    env = vector_env.VectorPassingGame(40, players=3, opponents="greedy", seat=None)
+    obs, info = env.reset(seed=3)
+    seats = set(info["seat"].tolist())
+    assert seats == {0, 1, 2}
+    for i in range(40):
+        hands, _, to_move, _ = env._core.state(i)
+        assert to_move == info["seat"][i]
+        assert obs[i][:28].sum() == bin(hands[to_move]).count("1")
+
+
+def test_threads_step_their_own_batches() -> None:
+    """step() runs without the GIL; batches stepped in threads give the sequential runs."""
+    expected = [_random_run(vector_env.VectorPassingGame(64, players=4), s, 60) for s in (1, 2)]
+    got: dict[int, list[Any]] = {}
+
+    def run(seed: int) -> None:
+        got[seed] = _random_run(vector_env.VectorPassingGame(64, players=4), seed, 60)
+
+    threads = [threading.Thread(target=run, args=(s,)) for s in (1, 2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for want, seed in zip(expected, (1, 2), strict=True):
+        for a, b in zip(want, got[seed], strict=True):
+            np.testing.assert_array_equal(a, b)
+
+
+def test_one_batch_shared_by_threads_refuses_instead_of_racing() -> None:
+    """While one thread steps a batch, another's calls on it raise RuntimeError, never crash."""
+    env = vector_env.VectorPassingGame(4096, players=2, copy=False)
+    env.reset(seed=0)
+    errors: list[BaseException] = []
+
+    def hammer() -> None:
+        for _ in range(30):
+            try:
+                env.step(np.full(4096, 57))
+                env._core.state(0)
+            except RuntimeError as exc:
+                errors.append(exc)
+
+    threads = [threading.Thread(target=hammer) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all("another thread" in str(e) for e in errors)
+    env.step(np.full(4096, 57))  # usable afterwards
+
+
+@pytest.mark.parametrize(("fields", "kind"), MATCH_VARIANTS)
+def test_match_self_play_same_as_match(fields: dict[str, Any], kind: str) -> None:
+    """Self-play matches play as passing_game.Match with the same seed and moves (R8, D5)."""
+    rules = Rules(**fields)
+    games = 4
+    env = vector_env.VectorPassingGame(games, rules, episode="match", reward=kind)  # type: ignore[arg-type]
+    obs, info = env.reset(seed=[50 + i for i in range(games)])
+    matches = [Match(rules, seed=50 + i) for i in range(games)]
+    live = [True] * games
+    rng = np.random.default_rng(7)
+    while any(live):
+        actions = np.array(
+            [rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in env.action_masks()]
+        )
+        seats = {}
+        for i, match in enumerate(matches):
+            if live[i]:
+                seat = match.to_move
+                assert seat is not None and info["seat"][i] == seat
+                np.testing.assert_array_equal(obs[i], encode(match.view(seat)))
+                np.testing.assert_array_equal(
+                    env.action_masks()[i], action_mask(match.view(seat)).astype(bool)
+                )
+                before = len(match.results)
+                match.play(action_to_move(int(actions[i])))
+                seats[i] = seat, match.results[before:]
+        obs, reward, terminated, _, info = env.step(actions)
+        for i, (seat, ended) in seats.items():
+            match = matches[i]
+            assert terminated[i] == match.is_over
+            values = [0.0] * rules.players
+            for result in ended:
+                points = result.points_by_side()
+                for s in range(rules.players):
+                    values[s] += 0.0 if kind == "win" else _seat_value(rules, kind, s, points)
+            if match.is_over and kind == "win":
+                assert match.winner is not None
+                for s in range(rules.players):
+                    values[s] += 1.0 if rules.side_of(s) == match.winner else -1.0
+            assert list(info["rewards"][i]) == values and reward[i] == values[seat]
+            if match.is_over:
+                np.testing.assert_array_equal(obs[i], encode(match.view(seat)))
+                live[i] = False
