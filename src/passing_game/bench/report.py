@@ -408,18 +408,24 @@ def markdown(result: BenchResult) -> str:
     return "\n".join(lines)
 
 
-def write_markdown(path: Path, result: BenchResult) -> None:
-    """Put the generated block into ``path``, keeping any text around its markers."""
-    block = markdown(result)
+def replace_block(path: Path, block: str, pattern: str) -> None:
+    """Put ``block`` into ``path`` where ``pattern`` (its markers) matches,
+    or append it; text around the markers is kept."""
+    marked = re.compile(pattern, re.DOTALL)
     if path.is_file():
         text = path.read_text(encoding="utf-8")
-        if _BLOCK.search(text):
-            path.write_text(_BLOCK.sub(lambda _m: block, text, count=1), encoding="utf-8")
+        if marked.search(text):
+            path.write_text(marked.sub(lambda _m: block, text, count=1), encoding="utf-8")
             return
         path.write_text(text.rstrip("\n") + "\n\n" + block + "\n", encoding="utf-8")
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("# Performance\n\n" + block + "\n", encoding="utf-8")
+
+
+def write_markdown(path: Path, result: BenchResult) -> None:
+    """Put the generated block into ``path``, keeping any text around its markers."""
+    replace_block(path, markdown(result), _BLOCK.pattern)
 
 
 __all__ = [

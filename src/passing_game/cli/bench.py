@@ -20,6 +20,20 @@ import click
     "environment (--venv) on first use.",
 )
 @click.option(
+    "--rl",
+    is_flag=True,
+    help="Measure the reinforcement-learning environments instead (issue 15): steps/s of "
+    "the single Gymnasium env, PettingZoo AEC and the C batch at N = 1, 64, 1024, 4096 "
+    "against greedy and in self-play; needs the rl extra.",
+)
+@click.option(
+    "--rl-players",
+    type=click.IntRange(min=2, max=4),
+    default=2,
+    show_default=True,
+    help="Players per game with --rl.",
+)
+@click.option(
     "--seconds",
     type=click.FloatRange(min=0.01),
     default=2.0,
@@ -69,6 +83,8 @@ import click
 )
 def bench_command(
     compare: bool,
+    rl: bool,
+    rl_players: int,
     seconds: float,
     repeat: int,
     markdown_file: Path | None,
@@ -82,8 +98,12 @@ def bench_command(
     memory and start-up time.
 
     With --compare the peer engines run in the same run, alternately with
-    ours, and the table gives our ratio to each.
+    ours, and the table gives our ratio to each. With --rl it measures the
+    reinforcement-learning environments instead (issue 15).
     """
+    if rl:
+        _bench_rl(seconds, repeat, rl_players, markdown_file)
+        return
     from rich.console import Console
 
     from passing_game.bench.report import render, write_markdown
@@ -114,4 +134,30 @@ def bench_command(
     render(result, console)
     if markdown_file is not None:
         write_markdown(markdown_file, result)
+        click.echo(f"Wrote {markdown_file}", err=True)
+
+
+def _bench_rl(seconds: float, repeat: int, players: int, markdown_file: Path | None) -> None:
+    from rich.console import Console
+
+    from passing_game.bench import rl
+
+    words = ["passing-game", "bench", "--rl", "--seconds", f"{seconds:g}", "--repeat", str(repeat)]
+    if players != 2:
+        words += ["--rl-players", str(players)]
+    if markdown_file is not None:
+        words += ["--markdown", str(markdown_file)]
+    try:
+        result = rl.run_rl_bench(
+            seconds=seconds,
+            repeat=repeat,
+            players=players,
+            command=shlex.join(words),
+            log=lambda text: click.echo(text, err=True),
+        )
+    except rl.MissingRl as exc:
+        raise click.ClickException(str(exc)) from exc
+    rl.render(result, Console())
+    if markdown_file is not None:
+        rl.write_markdown(markdown_file, result)
         click.echo(f"Wrote {markdown_file}", err=True)
