@@ -15,6 +15,7 @@ pytest.importorskip("passing_game._vecenv")
 from passing_game.bench import report, rl
 from passing_game.bench.suite import Machine
 from passing_game.cli import main
+from passing_game.rl import speed
 
 
 def _result(rates: dict[tuple[str, str, int], float]) -> rl.RlResult:
@@ -76,17 +77,19 @@ def test_command_measures_every_environment(tmp_path: Path) -> None:
 
 
 def test_memory_per_env_is_sane() -> None:
-    memory = rl.memory_per_env(2, num_envs=64)
+    memory = speed.memory_per_env(2, num_envs=64)
     assert 0 < memory["C state"] < memory["whole env"] < 100_000
 
 
-def test_missing_extra_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
-    def missing() -> None:
-        raise rl.MissingRl(rl.INSTALL_HINT)
-
-    monkeypatch.setattr(rl, "check_installed", missing)
+def test_missing_extension_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(speed, "AVAILABLE", False)
     out = CliRunner().invoke(main, ["bench", "--rl", "--seconds", "0.01", "--repeat", "1"])
     assert out.exit_code != 0 and "passing-game[rl]" in out.output
+
+
+def test_the_timer_counts_steps_and_the_share_inside() -> None:
+    rate, share = rl.timed(lambda: (3, 0.0), 0.01)
+    assert rate > 0 and share == 0.0
 
 
 def test_help_lists_the_option() -> None:

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from passing_game.bench.ours import OURS, OURS_4P, OURS_PURE
-from passing_game.bench.suite import BenchResult
+from passing_game.bench.suite import BenchResult, Machine
 
 #: Where the generated part of a Markdown file begins and ends; text outside
 #: the markers is kept when the file is written again.
@@ -318,13 +318,28 @@ def notes(result: BenchResult) -> list[str]:
 # -- rich -----------------------------------------------------------------------
 
 
-def render(result: BenchResult, console: Console) -> None:
-    """Print the tables to a terminal."""
-    m = result.machine
-    console.print(
-        f"[bold]passing-game bench[/bold] · {m.cpu} · {m.cores} cores · {m.python} · {m.date}"
+def heading(title: str, m: Machine) -> str:
+    """The terminal's first line: what ran, on what, how loaded."""
+    return (
+        f"[bold]{title}[/bold] · {m.cpu} · {m.cores} cores · {m.python} · {m.date}"
         f" · load {m.load_before[0]:.2f}"
     )
+
+
+def targets_table(title: str, rows: Sequence[Sequence[str]]) -> Table:
+    """Targets as rows of (target, goal, measured, status), the status coloured."""
+    goals = Table(title=title)
+    for name in ("target", "goal", "measured", "status"):
+        goals.add_column(name)
+    for name, goal, measured, status in rows:
+        style = {MET: "green", NOT_MET: "red"}.get(status, "yellow")
+        goals.add_row(name, goal, measured, f"[{style}]{status}[/{style}]")
+    return goals
+
+
+def render(result: BenchResult, console: Console) -> None:
+    """Print the tables to a terminal."""
+    console.print(heading("passing-game bench", result.machine))
     table = Table(title="Random against random, one core (medians)")
     for i, name in enumerate(RICH_HEADER):
         table.add_column(name, justify="left" if i == 0 else "right")
@@ -338,13 +353,11 @@ def render(result: BenchResult, console: Console) -> None:
     for measure, value, how in extra_rows(result):
         extras.add_row(measure, value, how)
     console.print(extras)
-    goals = Table(title="Targets (issue 4)")
-    for name in ("target", "goal", "measured", "status"):
-        goals.add_column(name)
-    for t in targets(result):
-        style = {"met": "green", "not met": "red"}.get(t.status, "yellow")
-        goals.add_row(t.name, t.goal, t.measured, f"[{style}]{t.status}[/{style}]")
-    console.print(goals)
+    console.print(
+        targets_table(
+            "Targets (issue 4)", [(t.name, t.goal, t.measured, t.status) for t in targets(result)]
+        )
+    )
     for line in notes(result):
         console.print(f"• {line}", highlight=False)
 
@@ -373,18 +386,24 @@ def md_table(header: list[str], rows: Sequence[Sequence[str]], align: str = "") 
     return "\n".join(lines)
 
 
-def markdown(result: BenchResult) -> str:
-    """The generated block: command, machine, tables, targets, notes."""
-    m = result.machine
-    lines = [
-        BEGIN,
-        "",
-        f"Command: `{result.command}`",
+def preamble(command: str, m: Machine) -> list[str]:
+    """A generated block's first lines: the command and the machine, each a paragraph."""
+    return [
+        f"Command: `{command}`",
         "",
         f"Machine: {m.cpu}, {m.cores} cores (`nproc`), {m.system}, {m.python};"
         f" {m.date}; load average {m.load_before[0]:.2f} before the run,"
         f" {m.load_after[0]:.2f} after.",
         "",
+    ]
+
+
+def markdown(result: BenchResult) -> str:
+    """The generated block: command, machine, tables, targets, notes."""
+    lines = [
+        BEGIN,
+        "",
+        *preamble(result.command, result.machine),
         "### Random against random, one core",
         "",
         md_table(THROUGHPUT_HEADER, throughput_rows(result)),

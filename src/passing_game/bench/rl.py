@@ -12,17 +12,27 @@ self-play (every seat acts). Timed with the bench's CPU clock (``common``).
 from __future__ import annotations
 
 import math
-import tracemalloc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
 from rich.console import Console
 from rich.table import Table
 
 from passing_game.bench.common import CLOCK, CLOCK_NAME, WARMUP_SHARE, median
-from passing_game.bench.report import md_table, number, replace_block, times
+from passing_game.bench.report import (
+    MET,
+    NOT_MEASURED,
+    NOT_MET,
+    heading,
+    md_table,
+    number,
+    preamble,
+    replace_block,
+    targets_table,
+    times,
+)
 from passing_game.bench.suite import Machine, machine
 
 #: The batch sizes measured by default (issue 15).
@@ -58,16 +68,25 @@ class MissingRl(RuntimeError):
     """The rl extra or the ``_vecenv`` extension is not installed."""
 
 
-def check_installed() -> None:
-    """Raise ``MissingRl`` with what to install, before any measurement."""
-    try:
-        import gymnasium  # noqa: F401
-        import numpy  # noqa: F401
-        import pettingzoo  # type: ignore[import-untyped]  # noqa: F401
+#: One step of a learner's loop: (environment steps made, seconds inside env.step).
+Step = Callable[[], tuple[int, float]]
 
-        from passing_game import _vecenv  # type: ignore[attr-defined]  # noqa: F401
-    except ImportError as exc:
-        raise MissingRl(f"{INSTALL_HINT} ({exc})") from exc
+
+class Speeds(Protocol):
+    """The loops to time: ``passing_game.rl.speed``, handed in by the command so
+    the bench imports no other integration."""
+
+    AVAILABLE: bool
+
+    def vector_steps(
+        self, num_envs: int, players: int, opponents: str | None, clock: Callable[[], float]
+    ) -> Step: ...
+
+    def single_steps(self, players: int) -> Step: ...
+
+    def aec_steps(self, players: int) -> Step: ...
+
+    def memory_per_env(self, players: int, num_envs: int) -> dict[str, float]: ...
 
 
 @dataclass(frozen=True)
@@ -110,20 +129,12 @@ class RlResult:
         return self.rate(SINGLE, GREEDY)
 
 
-# -- the loops ------------------------------------------------------------------
+# -- the run ------------------------------------------------------------------
 
 
-def random_legal(rng: Any, masks: Any) -> Any:
-    """One random legal action a row: the argmax of uniform noise on the legal entries."""
-    import numpy as np
-
-    noise = rng.random(masks.shape, dtype=np.float32)
-    return np.argmax(np.where(masks, noise, -1.0), axis=1)
-
-
-def _timed(step: Callable[[], tuple[int, float]], seconds: float) -> tuple[float, float]:
-    """Call ``step`` (returns steps taken and CPU seconds inside ``env.step``)
-    for ``seconds`` of CPU time after a warm-up; (steps a second, share in step)."""
+def timed(step: Step, seconds: float) -> tuple[float, float]:
+    """Call ``step`` for ``seconds`` of CPU time after a warm-up;
+    (steps a second, share of the time inside ``env.step``)."""
     warm_end = CLOCK() + min(0.2, seconds * WARMUP_SHARE)
     while CLOCK() < warm_end:
         step()
@@ -139,101 +150,8 @@ def _timed(step: Callable[[], tuple[int, float]], seconds: float) -> tuple[float
     return steps / elapsed, inside / elapsed
 
 
-def vector(
-    num_envs: int, players: int, seconds: float, opponents: str | None = None
-) -> tuple[float, float]:
-    """The batch: (steps a second, share of the time inside ``env.step``)."""
-    import numpy as np
-
-    from passing_game.rl.vector_env import VectorPassingGame
-
-    env = VectorPassingGame(num_envs, players=players, opponents=opponents, copy=False)
-    rng = np.random.default_rng(0)
-    env.reset(seed=0)
-    masks = env._mask
-
-    def step() -> tuple[int, float]:
-        actions = random_legal(rng, masks)
-        t = CLOCK()
-        env.step(actions)
-        return num_envs, CLOCK() - t
-
-    try:
-        return _timed(step, seconds)
-    finally:
-        env.close()
-
-
-def single(players: int, seconds: float) -> float:
-    """``PassingGame-v0`` against greedy, one action a step chosen from the info's mask."""
-    import gymnasium as gym
-    import numpy as np
-
-    import passing_game.rl  # noqa: F401  (registers PassingGame-v0)
-
-    env = gym.make("passing_game/PassingGame-v0", opponents=("greedy",), players=players)
-    rng = np.random.default_rng(0)
-    _, info = env.reset(seed=0)
-
-    def step() -> tuple[int, float]:
-        nonlocal info
-        action = rng.choice(np.flatnonzero(info["action_mask"]))
-        _, _, terminated, truncated, info = env.step(action)
-        if terminated or truncated:
-            _, info = env.reset()
-        return 1, 0.0
-
-    try:
-        return _timed(step, seconds)[0]
-    finally:
-        env.close()
-
-
-def aec(players: int, seconds: float) -> float:
-    """PettingZoo AEC in self-play (every seat acts through Python), counting actions."""
-    import numpy as np
-    import pettingzoo
-
-    import passing_game.rl  # noqa: F401  (registers the PettingZoo env)
-
-    env = pettingzoo.make("aec", "passing_game/passing_game-v0", players=players)
-    rng = np.random.default_rng(0)
-    env.reset(seed=0)
-
-    def step() -> tuple[int, float]:
-        if not env.agents:
-            env.reset()
-            return 0, 0.0
-        obs, _, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            env.step(None)
-            return 0, 0.0
-        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-        return 1, 0.0
-
-    return _timed(step, seconds)[0]
-
-
-def memory_per_env(players: int, num_envs: int = MEMORY_SIZE) -> dict[str, float]:
-    """Bytes per game, traced by tracemalloc: the C core alone and the whole env after reset."""
-    from passing_game.rl.vector_env import VectorPassingGame
-
-    tracemalloc.start()
-    try:
-        env = VectorPassingGame(num_envs, players=players, copy=False)
-        env.reset(seed=0)
-        whole = tracemalloc.get_traced_memory()[0]
-        del env._core
-        core = whole - tracemalloc.get_traced_memory()[0]
-    finally:
-        tracemalloc.stop()
-    return {"C state": core / num_envs, "whole env": whole / num_envs}
-
-
-# -- the run --------------------------------------------------------------------
-
-
 def run_rl_bench(
+    speeds: Speeds,
     *,
     seconds: float,
     repeat: int,
@@ -243,30 +161,31 @@ def run_rl_bench(
     log: Callable[[str], None] = lambda _text: None,
 ) -> RlResult:
     """Every configuration ``repeat`` times, alternated (ABCABC...), medians kept."""
-    check_installed()
+    if not speeds.AVAILABLE:
+        raise MissingRl(INSTALL_HINT)
     before = machine()
-    configs: list[tuple[str, str, int, Callable[[], tuple[float, float | None]]]] = [
-        (SINGLE, GREEDY, 1, lambda: (single(players, seconds), None)),
-        (AEC, SELF_PLAY, 1, lambda: (aec(players, seconds), None)),
+    configs: list[tuple[str, str, int, Callable[[], Step]]] = [
+        (SINGLE, GREEDY, 1, lambda: speeds.single_steps(players)),
+        (AEC, SELF_PLAY, 1, lambda: speeds.aec_steps(players)),
     ]
     for opponents in (GREEDY, SELF_PLAY):
+        bot = None if opponents == SELF_PLAY else opponents
         for n in sizes:
-            bot = None if opponents == SELF_PLAY else opponents
             configs.append(
                 (
                     VECTOR,
                     opponents,
                     n,
-                    lambda n=n, bot=bot: vector(n, players, seconds, bot),  # type: ignore[misc]
+                    lambda n=n, bot=bot: speeds.vector_steps(n, players, bot, CLOCK),  # type: ignore[misc]
                 )
             )
     rates: list[list[float]] = [[] for _ in configs]
     shares: list[list[float]] = [[] for _ in configs]
     for r in range(repeat):
-        for i, (env, opp, n, run) in enumerate(configs):
-            rate, share = run()
+        for i, (env, opp, n, build) in enumerate(configs):
+            rate, share = timed(build(), seconds)
             rates[i].append(rate)
-            if share is not None:
+            if env == VECTOR:
                 shares[i].append(share)
             log(f"[{r + 1}/{repeat}] {env} {opp} N={n}: {rate:,.0f} steps/s")
     result = RlResult(command, seconds, repeat, players, before)
@@ -274,7 +193,7 @@ def run_rl_bench(
         result.rows.append(
             RlRow(env, opp, n, median(got), min(got), max(got), median(spent) if spent else None)
         )
-    result.memory = memory_per_env(players)
+    result.memory = speeds.memory_per_env(players, MEMORY_SIZE)
     after = machine()
     result.machine = Machine(
         before.cores,
@@ -341,7 +260,7 @@ def targets(result: RlResult) -> list[list[str]]:
         ),
     ):
         goal_text = f"≥ {number(goal)}" if goal > 1000 else f"≥ {goal:g}×"
-        status = "not measured" if math.isnan(value) else ("met" if value >= goal else "not met")
+        status = NOT_MEASURED if math.isnan(value) else (MET if value >= goal else NOT_MET)
         out.append([name, goal_text, measured, status])
     return out
 
@@ -378,39 +297,24 @@ def notes(result: RlResult) -> list[str]:
 
 def render(result: RlResult, console: Console) -> None:
     """Print the tables to a terminal."""
-    m = result.machine
-    console.print(
-        f"[bold]passing-game bench --rl[/bold] · {m.cpu} · {m.cores} cores · {m.python}"
-        f" · {m.date} · load {m.load_before[0]:.2f}"
-    )
+    console.print(heading("passing-game bench --rl", result.machine))
     table = Table(title="Environments, one core, random legal actions (medians)")
     for i, name in enumerate(HEADER):
         table.add_column(name, justify="left" if i < 2 else "right")
     for row in rows(result):
         table.add_row(*row)
     console.print(table)
-    goals = Table(title="Targets (issue 15)")
-    for name in ("target", "goal", "measured", "status"):
-        goals.add_column(name)
-    for target in targets(result):
-        goals.add_row(*target)
-    console.print(goals)
+    console.print(targets_table("Targets (issue 15)", targets(result)))
     for line in notes(result):
         console.print(f"• {line}", highlight=False)
 
 
 def markdown(result: RlResult) -> str:
     """The generated block: command, machine, the table, targets, notes."""
-    m = result.machine
     lines = [
         BEGIN,
         "",
-        f"Command: `{result.command}`",
-        "",
-        f"Machine: {m.cpu}, {m.cores} cores (`nproc`), {m.system}, {m.python};"
-        f" {m.date}; load average {m.load_before[0]:.2f} before the run,"
-        f" {m.load_after[0]:.2f} after.",
-        "",
+        *preamble(result.command, result.machine),
         md_table(HEADER, rows(result), "llrrrrrr"),
         "",
         md_table(

@@ -148,7 +148,12 @@ def _bench_rl(seconds: float, repeat: int, players: int, markdown_file: Path | N
     if markdown_file is not None:
         words += ["--markdown", str(markdown_file)]
     try:
+        try:
+            from passing_game.rl import speed
+        except ImportError as exc:
+            raise rl.MissingRl(f"{rl.INSTALL_HINT} ({exc})") from exc
         result = rl.run_rl_bench(
+            speed,
             seconds=seconds,
             repeat=repeat,
             players=players,
