@@ -93,6 +93,8 @@ def aec_steps(players: int) -> Step:
 
 def memory_per_env(players: int, num_envs: int) -> dict[str, float]:
     """Bytes per game, traced by tracemalloc: the C core alone and the whole env after reset."""
+    # One env first, untraced: what the first one imports or caches is not per game.
+    VectorPassingGame(1, players=players, copy=False).reset(seed=0)
     tracemalloc.start()
     try:
         env = VectorPassingGame(num_envs, players=players, copy=False)
