@@ -553,13 +553,11 @@ class PyRound(Round):
         Raises ``IllegalMove`` saying why, with the round left as it was.
         """
         state = self._state
-        if (
-            self._result is not None
-            or type(move) not in _MOVE_TYPES  # the classes themselves, as FastRound
-            or not legality.allows(state.legal(), move_to_code(move), state.left, state.right)
-        ):
+        if self._result is not None or type(move) not in _MOVE_TYPES:  # as FastRound
             _refuse(self, move)
         code = move_to_code(move)
+        if not legality.allows(state.legal(), code, state.left, state.right):
+            _refuse(self, move)
         seat, ends = state.to_move, state.ends
         drawn = TILES[state.bone[state.bpos]] if code == DRAW_CODE else None
         state.apply(code)
