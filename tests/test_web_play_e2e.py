@@ -297,6 +297,39 @@ def check_phone_sizes(page: Page, selector: str, name: str, shots: Path) -> None
 DIALOG_BUTTONS = ".overlay button, .overlay a.button"
 
 
+def test_a_hand_of_two_rows_and_its_buttons_fit_a_small_phone(
+    phone: BrowserContext, server: Server, shots: Path
+) -> None:
+    """The hand grows with every draw: two rows of tiles (up to 14) and the buttons
+    stay on a 360x640 screen mid-round; a bigger hand scrolls, and the buttons stay
+    at the bottom of the screen (a CI run found the buttons below it with 8 tiles)."""
+    page = phone.new_page()
+    errors = watch_errors(page)
+    create_table(page, server.url("/"), ["easy", "easy"])
+    for _ in range(2):
+        if wait_for_turn_or_summary(page) == "summary":
+            break
+        take_turn(page)
+    wait_for_turn_or_summary(page)
+    page.wait_for_function("() => S.frame.round.history.length >= 3")
+    tiles = [f"{a}-{b}" for a in range(7) for b in range(a, 7)]
+    table = ".hand .domino, .actions button, .topbar button, .seat-card .last-move, .recent"
+    for count in (7, 8, 11, 14):
+        inject(page, round={"hand": tiles[:count]})
+        for width, height in PHONES:
+            page.set_viewport_size({"width": width, "height": height})
+            page.evaluate("() => window.scrollTo(0, 0)")
+            page.wait_for_timeout(100)
+            assert outside_viewport(page, table) == [], (count, width, height)
+        page.screenshot(path=str(shots / f"play-hand-{count}-360x640.png"))
+    inject(page, round={"hand": tiles[:21]})
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.wait_for_timeout(100)
+    assert outside_viewport(page, ".actions button") == []
+    page.screenshot(path=str(shots / "play-hand-21-360x640.png"))
+    assert not errors, errors
+
+
 def test_every_dialog_button_is_on_a_phone_screen(
     phone: BrowserContext, server: Server, shots: Path
 ) -> None:
