@@ -229,8 +229,8 @@ def test_bad_input_is_refused() -> None:
     np.testing.assert_array_equal(env._obs, before)
     with pytest.raises(ValueError, match="seeds"):
         env.reset(seed=[1, 2, 3])
-    with pytest.raises(ValueError, match="plays against greedy, heuristic"):
-        vector_env.VectorPassingGame(2, opponents=("random",))
+    with pytest.raises(ValueError, match="plays against greedy, heuristic, random"):
+        vector_env.VectorPassingGame(2, opponents=("expert",))
     with pytest.raises(ValueError, match="one opponent for all seats"):
         vector_env.VectorPassingGame(2, players=4, opponents=("greedy", "greedy"))
     with pytest.raises(ValueError, match="seat"):
@@ -320,12 +320,12 @@ def test_make_vec_against_greedy_is_the_batch() -> None:
 
 
 def test_make_vec_with_other_bots_is_still_the_single_envs() -> None:
-    """Bots not yet in C give N PassingGameEnvs, as make_vec gave before."""
+    """Bots not in C give N PassingGameEnvs, as make_vec gave before."""
     env = gym.make_vec(
         "passing_game/PassingGame-v0",
         num_envs=2,
         vectorization_mode="vector_entry_point",
-        opponents=("random",),
+        opponents=("expert",),
     )
     assert isinstance(env, gym.vector.SyncVectorEnv)
     obs, _ = env.reset(seed=1)
@@ -347,7 +347,15 @@ MATCH_VARIANTS = [
 ]
 
 
-@pytest.mark.parametrize("bot", vector_env.OPPONENTS)
+# The bots C plays move for move; ``random`` chooses from its own stream (below).
+SAME_MOVES = ("greedy", "heuristic")
+
+
+def test_every_bot_in_c_is_tested() -> None:
+    assert set(vector_env.OPPONENTS) == {*SAME_MOVES, "random"}
+
+
+@pytest.mark.parametrize("bot", SAME_MOVES)
 @pytest.mark.parametrize("fields", VARIANTS)
 def test_against_bots_same_as_single_env(fields: dict[str, Any], bot: str) -> None:
     """Against a bot in C each game plays as PassingGame-v0 with the same deal and actions."""
@@ -358,12 +366,12 @@ def test_against_bots_same_as_single_env(fields: dict[str, Any], bot: str) -> No
 def test_against_mixed_bots_same_as_single_env(fields: dict[str, Any]) -> None:
     """One bot a seat, in seat order around the learner, as PassingGame-v0 seats them."""
     rules = Rules(**fields)
-    bots = tuple(vector_env.OPPONENTS[k % 2] for k in range(rules.players - 1))
+    bots = tuple(SAME_MOVES[k % 2] for k in range(rules.players - 1))
     _against_bot(rules, bots, "round", "margin")
     _against_bot(rules, bots[::-1], "match", "points")
 
 
-@pytest.mark.parametrize("bot", vector_env.OPPONENTS)
+@pytest.mark.parametrize("bot", SAME_MOVES)
 @pytest.mark.parametrize(("fields", "kind"), MATCH_VARIANTS)
 def test_match_against_bots_same_as_single_env(fields: dict[str, Any], kind: str, bot: str) -> None:
     """episode="match": rounds until the target (R8), leaders by D5, paid round by round."""
@@ -426,6 +434,77 @@ def _against_bot(
                 np.testing.assert_array_equal(vobs[0], obs)
                 assert not env.action_masks().any()
                 break
+
+
+class _Dice:
+    """The C random opponent's stream (DECISIONS P35 (12)): splitmix64 from the
+    first 8 bytes of the episode's deal digest, one draw a choice."""
+
+    def __init__(self, digest: bytes) -> None:
+        self.state = int.from_bytes(digest[:8], "little")
+
+    def below(self, k: int) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) % 2**64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % 2**64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % 2**64
+        return (z ^ (z >> 31)) % k
+
+
+@pytest.mark.parametrize("fields", VARIANTS)
+def test_random_opponent_is_uniform_over_the_legal_moves(fields: dict[str, Any]) -> None:
+    """``random`` in C picks uniformly among Round.legal_moves() from its own stream:
+    each game equals a Round where a model of that stream moves for the bots."""
+    rules = Rules(**fields)
+    games = 16 * rules.players
+    env = vector_env.VectorPassingGame(games, rules, opponents="random", seat=None)
+    obs, info = env.reset(seed=7000)
+    rng = np.random.default_rng(games)
+    chosen: list[tuple[int, int]] = []  # (choice, number of legal moves) of every bot move
+    rounds: list[Round | None] = []
+    dices: list[_Dice] = []
+    for i in range(games):
+        seed = env._core.state(i)[3]  # 7000 + i, or the seed dealt again (bots ended it first)
+        rnd, dice = Round.new(rules, seed), _Dice(_digest(seed, 1))
+        seat = int(info["seat"][i])
+        while rnd.result is None and rnd.to_move != seat:
+            legal = rnd.legal_moves()
+            chosen.append((dice.below(len(legal)), len(legal)))
+            rnd.play(legal[chosen[-1][0]])
+        assert rnd.result is None
+        rounds.append(rnd)
+        dices.append(dice)
+    while any(rnd is not None for rnd in rounds):
+        actions = np.zeros(games, np.int64)
+        for i, rnd in enumerate(rounds):
+            if rnd is not None:
+                view = rnd.view(int(info["seat"][i]))
+                np.testing.assert_array_equal(obs[i], encode(view), err_msg=f"game {i}")
+                np.testing.assert_array_equal(env.action_masks()[i], action_mask(view).astype(bool))
+                actions[i] = rng.choice(np.flatnonzero(action_mask(view)))
+        obs, reward, terminated, _, info = env.step(actions)
+        for i, rnd in enumerate(rounds):
+            if rnd is None:
+                continue
+            seat = rnd.to_move
+            rnd.play(action_to_move(int(actions[i])))
+            while rnd.result is None and rnd.to_move != seat:
+                legal = rnd.legal_moves()
+                chosen.append((dices[i].below(len(legal)), len(legal)))
+                rnd.play(legal[chosen[-1][0]])
+            assert terminated[i] == (rnd.result is not None), f"game {i}"
+            if rnd.result is None:
+                assert reward[i] == 0
+            else:
+                points = rnd.result.points_by_side()
+                assert tuple(info["points"][i]) == points
+                assert reward[i] == _seat_value(rules, "margin", seat, points)
+                rounds[i] = None
+    # the stream's choices spread evenly: a choice's place among its k moves is
+    # uniform on (0, 1), mean 1/2, standard deviation about 0.29 / sqrt(n)
+    places = [(c + 0.5) / k for c, k in chosen]
+    assert len(places) > 100
+    assert abs(np.mean(places) - 0.5) < 4 * 0.29 / np.sqrt(len(places))
 
 
 def test_against_greedy_at_a_random_seat() -> None:

@@ -11,7 +11,8 @@
  * Self-play: every seat is the learner. A step acts for the seat to move;
  * the observation returned is the next seat to move's, or, once the round is
  * over, the view of the seat that made the last move. Against opponents (the
- * greedy and heuristic bots, ported here move for move) the learner holds
+ * greedy and heuristic bots, ported here move for move, and a uniformly
+ * random one, DECISIONS P35 (12)) the learner holds
  * one seat and the bots move inside step() until its turn, as in
  * PassingGame-v0. An episode is a round or a match (R8, D5). Every deal is
  * Round.new's or Match's: a 24-byte BLAKE2b digest of the seed and round
@@ -34,7 +35,7 @@
 /* Reward kinds, in the order of vector_env.REWARDS. */
 enum { R_MARGIN = 0, R_POINTS = 1, R_WIN = 2 };
 /* Opponents, in the order of vector_env.OPPONENTS: none is self-play. */
-enum { OPP_NONE = 0, OPP_GREEDY = 1, OPP_HEURISTIC = 2 };
+enum { OPP_NONE = 0, OPP_GREEDY = 1, OPP_HEURISTIC = 2, OPP_RANDOM = 3 };
 /* Rules.leader, in the order of rules.LEADER_RULES (D5). */
 enum { LEAD_RANDOM = 0, LEAD_ROTATE = 1, LEAD_WINNER = 2 };
 
@@ -151,6 +152,7 @@ typedef struct {
     uint64_t seed; /* the Round.new / Match seed of the episode, when seeded */
     int scores[4]; /* each side's match score */
     float carry[4]; /* rewards of rounds the bots ended before the learner's first turn */
+    uint64_t dice;  /* splitmix64 state of the random opponent, from the episode's first deal */
 } Game;
 
 /* The arrays bound by bind(), in this order. */
@@ -221,8 +223,8 @@ static int vec_init(VecCore *self, PyObject *args, PyObject *kwds) {
     self->opponent = nopps > 0;
     memcpy(self->hw, hw, sizeof(hw));
     for (Py_ssize_t j = 0; j < nopps; j++) {
-        if (opps[j] != OPP_GREEDY && opps[j] != OPP_HEURISTIC) {
-            PyErr_SetString(PyExc_ValueError, "VecCore: an opponent is 1 (greedy) or 2 (heuristic)");
+        if (opps[j] < OPP_GREEDY || opps[j] > OPP_RANDOM) {
+            PyErr_SetString(PyExc_ValueError, "VecCore: an opponent is 1 (greedy), 2 (heuristic) or 3 (random)");
             return -1;
         }
         self->opp[j] = (uint8_t)opps[j];
@@ -361,6 +363,14 @@ static int greedy(const RState *s) {
     return rules_can_draw(s) ? DRAW_CODE : PASS_CODE;
 }
 
+/* bots.simple.RandomBot's choice, uniform over the legal moves, from the
+ * game's own stream rather than RandomBot's seeded Mersenne Twister (so not
+ * the same choices: DECISIONS P35 (12)). The modulo's bias is below 2**-57. */
+static int uniform(Game *g) {
+    int legal[MAX_MOVES], k = rules_legal(&g->st, legal);
+    return legal[splitmix64(&g->dice) % (uint64_t)k];
+}
+
 /* bots.heuristic.HeuristicBot, move for move, with the margin and weights
  * Python gives (its scores in doubles, summed in the same order). */
 enum { H_MARGIN, H_PIPS, H_DOUBLE, H_FOLLOW, H_VARIETY, H_BLOCK, H_SHUT, H_FEED };
@@ -456,6 +466,7 @@ static void deal(const VecCore *e, Game *g, const unsigned char *digest, int lea
 static void play(Game *g, int code);
 static int greedy(const RState *s);
 static int heuristic(const Game *g, const double *w, int partners);
+static int uniform(Game *g);
 
 static inline int side_of(const VecCore *e, int seat) { return (e->flags & F_PARTNERSHIPS) ? seat % 2 : seat; }
 
@@ -509,7 +520,9 @@ static void advance(const VecCore *e, Game *g, float *rw, int32_t *pt) {
             }
         } else if (g->agent >= 0 && g->st.to_move != g->agent) {
             int bot = g->bot[g->st.to_move];
-            play(g, bot == OPP_GREEDY ? greedy(&g->st) : heuristic(g, e->hw, e->flags & F_PARTNERSHIPS));
+            play(g, bot == OPP_GREEDY      ? greedy(&g->st)
+                    : bot == OPP_HEURISTIC ? heuristic(g, e->hw, e->flags & F_PARTNERSHIPS)
+                                           : uniform(g));
         } else {
             return;
         }
@@ -533,6 +546,7 @@ static void start(VecCore *e, Game *g, const unsigned char *digest, int seeded, 
         g->seeded = seeded;
         g->seed = seed;
         g->agent = agent;
+        memcpy(&g->dice, digest, sizeof(g->dice)); /* the deal's digest: a game's choices repeat with it */
         if (agent < 0) return;
         for (int p = 0, j = 0; p < e->players; p++) g->bot[p] = p == agent ? OPP_NONE : e->opp[j++];
         int32_t pt[4] = {0, 0, 0, 0};

@@ -11,7 +11,9 @@ and rewards are written straight into NumPy arrays.
   same layout, float for float), or, once the round is over, of the seat
   that made the last move. ``info["seat"]`` says whose view it is.
 * **Against bots** (``opponents=("greedy",)``, one name for every other seat
-  or one a seat in seat order, from the bots built in C, ``OPPONENTS``): the
+  or one a seat in seat order, from the bots built in C, ``OPPONENTS``;
+  ``greedy`` and ``heuristic`` make the single env's moves, ``random``
+  chooses as uniformly but from its own stream, DECISIONS P35): the
   learner plays ``seat`` (``None``: a seat at random each episode) and the
   bots move in C until its turn, as in ``PassingGame-v0`` (same options:
   ``opponent_options`` builds the bots; a round the bots end before the
@@ -75,7 +77,7 @@ Array = npt.NDArray[Any]
 
 #: The bots that play inside the batch, in C (``_vecenv.c``; the same moves
 #: as their Python classes, tests/test_rl_vector.py).
-OPPONENTS: tuple[str, ...] = ("greedy", "heuristic")
+OPPONENTS: tuple[str, ...] = ("greedy", "heuristic", "random")
 #: HeuristicBot's weights in the order _vecenv.c reads them (after the margin).
 _HEURISTIC_WEIGHTS = ("pips", "double", "follow", "variety", "block", "shut", "feed")
 
@@ -250,7 +252,7 @@ def make_vector(
     """``gym.make_vec("passing_game/PassingGame-v0", num_envs=N, ...)``: the batch in C.
 
     Self-play (``opponents=None``) and the bots of ``OPPONENTS`` give
-    ``VectorPassingGame``. What the batch cannot play yet (other bots,
+    ``VectorPassingGame``. What the batch does not play (the search bots,
     rendering) gives Gymnasium's
     ``SyncVectorEnv`` of ``PassingGameEnv``s, as ``make_vec`` gave before.
     """
