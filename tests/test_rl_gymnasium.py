@@ -130,3 +130,29 @@ def test_action_masks_reach_through_wrappers() -> None:
     made.reset(seed=1)
     mask = made.get_wrapper_attr("action_masks")()
     assert mask.dtype == bool and mask.shape == (58,) and mask[PASS_ACTION]
+
+
+def test_sync_vector_env_gathers_every_info() -> None:
+    """N single envs in Gymnasium's SyncVectorEnv play rounds to their ends: every
+    info entry is a number (a tie's winner is -1, R7), so the infos gather."""
+    env = gym.make_vec(
+        "passing_game/PassingGame-v0",
+        num_envs=8,
+        vectorization_mode="sync",
+        opponents=("random",),
+    )
+    obs, info = env.reset(seed=11)
+    rng = np.random.default_rng(11)
+    ended = ties = 0
+    while ended < 200:
+        masks = info["action_mask"].astype(bool)
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
+        obs, reward, terminated, _, info = env.step(actions)
+        if "round_result" in info:
+            done = info["round_result"]["_winner"]
+            winners = info["round_result"]["winner"][done]
+            assert set(winners.tolist()) <= {-1, 0, 1}
+            ties += int((winners == -1).sum())
+            ended += int(done.sum())
+    assert obs.shape == (8, 198)
+    assert ties > 0  # a blocked round with equal counts: no winner

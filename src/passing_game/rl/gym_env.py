@@ -17,6 +17,9 @@ one of them). Between two of the agent's turns the bots play on their own.
   ``"win"`` for +1 / -1 / 0. Other steps give 0.
 * **Episode**: one round (``episode="round"``, the default) or a whole match
   (``"match"``, rewarded round by round; ``"win"`` is given once, at its end).
+* **Info**: ``action_mask``, ``seat``, ``illegal_action`` after a step, and
+  ``round_result`` after a step that ended a round (``reason``, ``winner``,
+  a side or -1 on a tie for the lowest count, and ``points``).
 * **Illegal actions** do not end the episode: the agent passes instead (or,
   where passing is not allowed, makes its first legal move), is charged
   ``illegal_penalty`` (default 1) and ``info["illegal_action"]`` is True.
@@ -162,7 +165,8 @@ class PassingGameEnv(gym.Env[Observation, np.int64]):
             last = match.results[-1]
             info["round_result"] = {
                 "reason": last.reason,
-                "winner": last.winner,
+                # -1 for a tie: numbers only, so that a SyncVectorEnv gathers them
+                "winner": -1 if last.winner is None else last.winner,
                 "points": last.points,
             }
         if self.render_mode == "human":
