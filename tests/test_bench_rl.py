@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -94,3 +95,17 @@ def test_the_timer_counts_steps_and_the_share_inside() -> None:
 
 def test_help_lists_the_option() -> None:
     assert "--rl" in CliRunner().invoke(main, ["bench", "--help"]).output
+
+
+def test_the_bench_chooses_legal_actions_evenly() -> None:
+    """The bench's learner stand-in: always a legal action, each about equally often."""
+    rng = np.random.default_rng(3)
+    masks = np.zeros((60_000, 58), bool)
+    masks[:, [3, 10, 57]] = True
+    masks[:1000] = False
+    masks[:1000, 41] = True  # one legal move: always it, whatever the noise
+    actions = speed.random_legal(rng, masks)
+    assert (actions[:1000] == 41).all()
+    ids, counts = np.unique(actions[1000:], return_counts=True)
+    assert ids.tolist() == [3, 10, 57]
+    assert (abs(counts / counts.sum() - 1 / 3) < 0.01).all()

@@ -18,20 +18,29 @@ pytest.importorskip("matplotlib")
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "train_masked_pg.py"
 
 
-def test_training_example_runs_and_writes_its_png(tmp_path: Path) -> None:
-    out = tmp_path / "curve.png"
+@pytest.mark.parametrize("env", ["vector", "sync"])
+def test_training_example_runs_and_writes_its_png(tmp_path: Path, env: str) -> None:
+    """Through the C batch and through N single envs: the same learner, its curve and CSV."""
+    pytest.importorskip("passing_game._vecenv")
+    out, table = tmp_path / "curve.png", tmp_path / "curve.csv"
     done = subprocess.run(
         [
             sys.executable,
             str(EXAMPLE),
+            "--env",
+            env,
             "--episodes",
-            "200",
+            "300",
             "--eval",
             "200",
             "--checkpoints",
-            "2",
+            "3",
+            "--check-rounds",
+            "100",
             "--out",
             str(out),
+            "--csv",
+            str(table),
         ],
         capture_output=True,
         text=True,
@@ -42,3 +51,18 @@ def test_training_example_runs_and_writes_its_png(tmp_path: Path) -> None:
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "win margin over random:" in done.stdout
     assert "trained agent vs random:" in done.stdout
+    rows = table.read_text().splitlines()
+    assert rows[0] == "seconds,steps,rounds,vs_random,vs_greedy"
+    last = rows[-1].split(",")
+    assert int(last[2]) >= 300 and int(last[1]) > int(last[2])  # rounds, and more steps
+
+
+def test_bad_budget_is_refused() -> None:
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLE), "--episodes", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2 and "--episodes must be at least 1" in done.stderr

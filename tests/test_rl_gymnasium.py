@@ -147,7 +147,7 @@ def test_sync_vector_env_gathers_every_info() -> None:
     while ended < 200:
         masks = info["action_mask"].astype(bool)
         actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
-        obs, reward, terminated, _, info = env.step(actions)
+        obs, _, _, _, info = env.step(actions)
         if "round_result" in info:
             done = info["round_result"]["_winner"]
             winners = info["round_result"]["winner"][done]
