@@ -57,6 +57,7 @@ Mask = npt.NDArray[np.bool_]
 Policy = Callable[[Array, Mask], npt.NDArray[np.int64]]
 
 TARGET = 15.0  # points a round against random: the issue's yardstick
+FIELDS = ("run", "seconds", "steps", "rounds", "vs_random", "vs_greedy")  # of --csv
 
 
 class MaskedLinearPolicy:
@@ -267,25 +268,67 @@ def update(
     return baseline, scale
 
 
-def plot(
-    checkpoints: list[Checkpoint], label: str, out: Path, yardsticks: dict[str, float]
-) -> None:
-    fig, (by_time, by_steps) = plt.subplots(1, 2, figsize=(11, 4.5), sharey=True)
-    for ax, xs, xlabel in (
-        (by_time, [c.seconds for c in checkpoints], "training seconds (one core)"),
-        (by_steps, [c.steps for c in checkpoints], "the agent's steps"),
+def read_csv(path: Path) -> tuple[str, list[Checkpoint]]:
+    """The run's label and its checkpoints, as ``--csv`` wrote them."""
+    with path.open(newline="") as f:
+        reader = csv.DictReader(f)
+        if reader.fieldnames != list(FIELDS):
+            raise ValueError(f"its header is {reader.fieldnames}, not {list(FIELDS)}")
+        rows, labels = [], set()
+        for row in reader:
+            labels.add(row["run"])
+            rows.append(
+                Checkpoint(
+                    float(row["seconds"]),
+                    int(row["steps"]),
+                    int(row["rounds"]),
+                    float(row["vs_random"]),
+                    float(row["vs_greedy"]),
+                )
+            )
+    if not rows:
+        raise ValueError("it has no checkpoints")
+    return labels.pop() if len(labels) == 1 else path.stem, rows
+
+
+def plot(runs: list[tuple[str, list[Checkpoint]]], out: Path, yardsticks: dict[str, float]) -> None:
+    """Points a round against random and greedy, by training seconds and by steps."""
+    fig, (by_time, by_steps) = plt.subplots(1, 2, figsize=(12, 4.8), sharey=True)
+    for ax, axis, xlabel in (
+        (by_time, "seconds", "training seconds, one core (log scale)"),
+        (by_steps, "steps", "the agent's steps (log scale)"),
     ):
-        ax.plot(xs, [c.vs_random for c in checkpoints], "o-", label="vs random")
-        ax.plot(xs, [c.vs_greedy for c in checkpoints], "s-", label="vs greedy")
-        ax.axhline(TARGET, color="grey", linestyle="--", label=f"{TARGET:+.0f} vs random")
+        for k, (label, checkpoints) in enumerate(runs):
+            # the untrained start sits at 0 on the axis's left edge
+            xs = [max(getattr(c, axis), 1e-3 if axis == "seconds" else 1) for c in checkpoints]
+            style = "-" if k == 0 else "--"
+            ax.plot(
+                xs,
+                [c.vs_random for c in checkpoints],
+                "o" + style,
+                color="C0",
+                label=f"{label}: vs random",
+                markersize=3,
+                alpha=1 if k == 0 else 0.7,
+            )
+            ax.plot(
+                xs,
+                [c.vs_greedy for c in checkpoints],
+                "s" + style,
+                color="C1",
+                label=f"{label}: vs greedy",
+                markersize=3,
+                alpha=1 if k == 0 else 0.7,
+            )
+        ax.axhline(TARGET, color="grey", linestyle="--", linewidth=0.8)
         for name, value in yardsticks.items():
             ax.axhline(value, color="green", linestyle=":", label=name)
         ax.axhline(0.0, color="black", linewidth=0.5)
+        ax.set_xscale("log")
         ax.set_xlabel(xlabel)
-        ax.set_xscale("symlog", linthresh=max(1e-9, xs[1] if len(xs) > 1 else 1.0))
     by_time.set_ylabel("points won minus lost, per round")
-    by_steps.legend(loc="lower right")
-    fig.suptitle(f"Masked policy gradient vs random, The Passing Game (2 players), {label}")
+    by_steps.legend(loc="lower right", fontsize=8)
+    fig.suptitle("Masked policy gradient trained against random, The Passing Game (2 players)")
     fig.tight_layout()
     out.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(out, dpi=100)
@@ -308,6 +351,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--csv", type=Path, default=None, help="the checkpoints as CSV")
     parser.add_argument(
+        "--compare",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="CSV",
+        help="draw another run's checkpoints (its --csv) beside this one's, dashed",
+    )
+    parser.add_argument(
         "--min-margin",
         type=float,
         default=None,
@@ -319,6 +370,13 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("games", "episodes", "batch", "eval", "check_rounds"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
+
+    others = []
+    for path in args.compare:
+        try:
+            others.append(read_csv(path))
+        except (OSError, KeyError, ValueError, TypeError) as error:
+            parser.error(f"--compare {path}: not a checkpoint CSV of this example ({error})")
 
     policy, checkpoints = train(args)
     seconds = checkpoints[-1].seconds
@@ -332,14 +390,16 @@ def main(argv: list[str] | None = None) -> int:
     final = evaluate(policy.best, "random", args.eval, 900_000_000)
     chance = evaluate(uniform, "random", args.eval, 900_000_000)
     versus_greedy = evaluate(policy.best, "greedy", args.eval, 910_000_000)
+    label = f"{args.env} env, {args.games} games"
     if args.csv is not None:
         with args.csv.open("w", newline="") as f:
             writer = csv.writer(f)
-            writer.writerow(["seconds", "steps", "rounds", "vs_random", "vs_greedy"])
+            writer.writerow(FIELDS)
             for c in checkpoints:
-                writer.writerow([f"{c.seconds:.3f}", c.steps, c.rounds, c.vs_random, c.vs_greedy])
-    label = f"{args.env} env, {args.games} games"
-    plot(checkpoints, label, args.out, {"uniform agent vs random": chance.mean})
+                writer.writerow(
+                    [label, f"{c.seconds:.4f}", c.steps, c.rounds, c.vs_random, c.vs_greedy]
+                )
+    plot([(label, checkpoints), *others], args.out, {"uniform agent vs random": chance.mean})
 
     print(f"trained {checkpoints[-1].rounds:,} rounds in {seconds:.1f} s ({label})")
     print(f"learning curve: {args.out}")
@@ -347,7 +407,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"did not reach {TARGET:+.0f} points a round against random")
     else:
         print(
-            f"first at {TARGET:+.0f} or more against random: {reached.seconds:.1f} s, "
+            f"first at {TARGET:+.0f} or more against random: {reached.seconds:.2f} s, "
             f"{reached.steps:,} steps, {reached.rounds:,} rounds"
         )
     print(f"trained agent vs random: {final}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import subprocess
 import sys
 from pathlib import Path
@@ -51,10 +52,10 @@ def test_training_example_runs_and_writes_its_png(tmp_path: Path, env: str) -> N
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "win margin over random:" in done.stdout
     assert "trained agent vs random:" in done.stdout
-    rows = table.read_text().splitlines()
-    assert rows[0] == "seconds,steps,rounds,vs_random,vs_greedy"
-    last = rows[-1].split(",")
-    assert int(last[2]) >= 300 and int(last[1]) > int(last[2])  # rounds, and more steps
+    rows = list(csv.DictReader(table.open(newline="")))
+    assert rows[0]["run"] == f"{env} env, {256 if env == 'vector' else 16} games"
+    last = rows[-1]
+    assert int(last["rounds"]) >= 300 and int(last["steps"]) > int(last["rounds"])
 
 
 def test_bad_budget_is_refused() -> None:

@@ -272,7 +272,7 @@ def notes(result: RlResult) -> list[str]:
         f" repetitions of {result.seconds:g} s each, the configurations alternated;"
         f" {result.players} players, one-round episodes.",
         "A step is one action of the learner, chosen uniformly among the legal ones in NumPy"
-        " (argmax of noise on the mask for the batch, a choice over the mask's indices for"
+        " (argmax of 16-bit noise on the mask for the batch, a choice over the mask's indices for"
         " the single environments), the observation included. Against greedy the bots' moves"
         " happen inside the step and are not counted; in self-play (and AEC) every seat's"
         " action is a step. The batch runs with copy=False (the live arrays).",
