@@ -302,24 +302,16 @@ def plot(runs: list[tuple[str, list[Checkpoint]]], out: Path, yardsticks: dict[s
             # the untrained start sits at 0 on the axis's left edge
             xs = [max(getattr(c, axis), 1e-3 if axis == "seconds" else 1) for c in checkpoints]
             style = "-" if k == 0 else "--"
-            ax.plot(
-                xs,
-                [c.vs_random for c in checkpoints],
-                "o" + style,
-                color="C0",
-                label=f"{label}: vs random",
-                markersize=3,
-                alpha=1 if k == 0 else 0.7,
-            )
-            ax.plot(
-                xs,
-                [c.vs_greedy for c in checkpoints],
-                "s" + style,
-                color="C1",
-                label=f"{label}: vs greedy",
-                markersize=3,
-                alpha=1 if k == 0 else 0.7,
-            )
+            for field, marker, color in (("vs_random", "o", "C0"), ("vs_greedy", "s", "C1")):
+                ax.plot(
+                    xs,
+                    [getattr(c, field) for c in checkpoints],
+                    marker + style,
+                    color=color,
+                    label=f"{label}: {field.replace('_', ' ')}",
+                    markersize=3,
+                    alpha=1 if k == 0 else 0.7,
+                )
         ax.axhline(TARGET, color="grey", linestyle="--", linewidth=0.8)
         for name, value in yardsticks.items():
             ax.axhline(value, color="green", linestyle=":", label=name)

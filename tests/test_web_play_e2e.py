@@ -297,12 +297,9 @@ def check_phone_sizes(page: Page, selector: str, name: str, shots: Path) -> None
 DIALOG_BUTTONS = ".overlay button, .overlay a.button"
 
 
-def test_a_hand_of_two_rows_and_its_buttons_fit_a_small_phone(
-    phone: BrowserContext, server: Server, shots: Path
-) -> None:
-    """The hand grows with every draw: two rows of tiles (up to 14) and the buttons
-    stay on a 360x640 screen mid-round; a bigger hand scrolls, and the buttons stay
-    at the bottom of the screen (a CI run found the buttons below it with 8 tiles)."""
+def mid_round(phone: BrowserContext, server: Server) -> tuple[Page, list[str]]:
+    """A table against two easy bots with three moves or more on the train, the
+    person to move; the page and the errors its scripts report."""
     page = phone.new_page()
     errors = watch_errors(page)
     create_table(page, server.url("/"), ["easy", "easy"])
@@ -312,6 +309,16 @@ def test_a_hand_of_two_rows_and_its_buttons_fit_a_small_phone(
         take_turn(page)
     wait_for_turn_or_summary(page)
     page.wait_for_function("() => S.frame.round.history.length >= 3")
+    return page, errors
+
+
+def test_a_hand_of_two_rows_and_its_buttons_fit_a_small_phone(
+    phone: BrowserContext, server: Server, shots: Path
+) -> None:
+    """The hand grows with every draw: two rows of tiles (up to 14) and the buttons
+    stay on a 360x640 screen mid-round; a bigger hand scrolls, and the buttons stay
+    at the bottom of the screen (a CI run found the buttons below it with 8 tiles)."""
+    page, errors = mid_round(phone, server)
     tiles = [f"{a}-{b}" for a in range(7) for b in range(a, 7)]
     table = ".hand .domino, .actions button, .topbar button, .seat-card .last-move, .recent"
     for count in (7, 8, 11, 14):
@@ -333,16 +340,8 @@ def test_a_hand_of_two_rows_and_its_buttons_fit_a_small_phone(
 def test_every_dialog_button_is_on_a_phone_screen(
     phone: BrowserContext, server: Server, shots: Path
 ) -> None:
-    page = phone.new_page()
-    errors = watch_errors(page)
-    create_table(page, server.url("/"), ["easy", "easy"])
     # Mid-round: the hand, the buttons and the last moves without scrolling.
-    for _ in range(2):
-        if wait_for_turn_or_summary(page) == "summary":
-            break
-        take_turn(page)
-    wait_for_turn_or_summary(page)
-    page.wait_for_function("() => S.frame.round.history.length >= 3")
+    page, errors = mid_round(phone, server)
     for width, height in PHONES:
         page.set_viewport_size({"width": width, "height": height})
         page.evaluate("() => window.scrollTo(0, 0)")
