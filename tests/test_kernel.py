@@ -101,7 +101,7 @@ def test_kernel_random_rounds_counts_actions() -> None:
 
 def test_kernel_refuses_bad_positions() -> None:
     with pytest.raises(ValueError):
-        kernel._need().playout((1, 1), [], 0, -1, -1, 0, 0, 2, 0, 0.0, 1)
+        kernel._need().playout((1, 1), [], 0, -1, -1, 0, 0, 2, 0, 0.0, 1, None)
     with pytest.raises(ValueError):
         kernel._need().random_rounds(5, 7, 0, 1, 1)
     with pytest.raises(ValueError):
@@ -154,6 +154,50 @@ def test_policy_playout_with_the_d3_pass_matches_python() -> None:
         assert list(pips) == state.pips
         ended.add(reason)
     assert ended == {"domino", "block", "all-pass"}
+
+
+@pytest.mark.parametrize(
+    "weights",
+    [(1.0, 0.04, 0.0, 0.0, 0.0), (0.3, -0.5, 1.2, 0.8, -0.4), (-1.0, 0.0, 0.0, 2.0, 1.0)],
+)
+def test_learned_policy_playout_matches_python(weights: tuple[float, ...]) -> None:
+    """The learned playout policy (bots.policy.learned_play, play_score in C) plays the
+    same rounds in both, to the same end and counts (R6, R7.1, D3)."""
+    from passing_game.bots.policy import playout
+    from passing_game.state import State
+
+    for rnd in _positions(200, seed=2):
+        state = State.from_round(rnd)
+        playout(state, weights=weights)
+        reason, pips, _actions = kernel.playout(
+            rnd, seed=0, eps=0.0, pass_to_end=True, weights=weights
+        )
+        assert reason == {1: "domino", 2: "block", 3: "all-pass"}[state.reason]
+        assert list(pips) == state.pips
+
+
+def test_learned_policy_differs_from_the_heaviest_tile() -> None:
+    """Weights that prize following over pips make other plays (the weights reach C)."""
+    heavy = [kernel.playout(r, 0, 0.0, True)[1] for r in _positions(100, seed=3)]
+    follow = [
+        kernel.playout(r, 0, 0.0, True, (0.0, 0.0, 1.0, 0.0, 0.0))[1]
+        for r in _positions(100, seed=3)
+    ]
+    assert heavy != follow
+
+
+def test_duel_of_a_policy_with_itself_is_even() -> None:
+    """Duplicate deals: one policy on both sides (no random plays) nets exactly 0; a
+    sensible policy beats one that sheds its lightest tiles first (R7)."""
+    weights = (0.3, -0.5, 1.2, 0.8, -0.4)
+    for rules in (Rules(players=2), Rules(players=4, partnerships=True)):
+        assert kernel.duel(rules, weights, weights, 0.0, 300, 5) == 0
+        assert kernel.duel(rules, None, None, 0.0, 300, 5) == 0
+        assert kernel.duel(rules, None, (-1.0, 0.0, 0.0, 0.0, 0.0), 0.0, 300, 5) > 0
+    with pytest.raises(ValueError, match="two sides"):
+        kernel.duel(Rules(players=3), None, None, 0.0, 10, 1)
+    with pytest.raises(ValueError, match="5 numbers"):
+        kernel.duel(Rules(players=2), (1.0,), None, 0.0, 10, 1)
 
 
 def test_flat_search_matches_python_depth_one_search() -> None:
@@ -253,13 +297,15 @@ def test_search_entry_points_refuse_bad_input() -> None:
         with pytest.raises(ValueError):
             ext.search_flat(*worlds, moves, 1, 1, 0.0, True, 1)
         with pytest.raises(ValueError):
-            ext.search_ismcts(*worlds, 10, 0.0, 0.7, 0.1, 1.0, True, 1, 1000)
+            ext.search_ismcts(*worlds, 10, 0.0, 0.7, 0.1, 1.0, True, 1, 1000, None)
     with pytest.raises(ValueError):  # a move that is not legal
         ext.search_flat(*good, [0, 1, 2, 3] * 20, 1, 1, 0.0, True, 1)
     with pytest.raises(ValueError):  # the searcher is not to move
-        ext.search_ismcts(*good[:10], (seat + 1) % rnd.rules.players, 10, 0, 0.7, 0, 1, 1, 1, 100)
+        ext.search_ismcts(
+            *good[:10], (seat + 1) % rnd.rules.players, 10, 0, 0.7, 0, 1, 1, 1, 100, None
+        )
     with pytest.raises(ValueError):  # decreasing weights
         pool = (good[0] * 2, good[1] * 2, [2.0, 1.0], kernel.WORLD_POOL, *good[4:])
         ext.sample_worlds(*pool, 1, 1)
     with pytest.raises(ValueError):
-        ext.search_ismcts(*good, 0, 0.0, 0.7, 0.1, 1.0, True, 1, 1000)
+        ext.search_ismcts(*good, 0, 0.0, 0.7, 0.1, 1.0, True, 1, 1000, None)

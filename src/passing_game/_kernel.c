@@ -57,8 +57,63 @@ static int lowest(const RState *s, int p) {
  * F_PASS_TO_END (and free passing) it also passes while it could play when
  * every other seat has passed and its side is strictly lowest: that pass
  * ends the round (D3). This is bots.policy.policy_move, move for move. */
-static int policy(RState *s, Rng *r, uint32_t threshold) {
+/* How a playout chooses its plays: ``threshold`` is the share of random
+ * plays (eps_threshold); with ``learned`` a play is the best linear score
+ * ``w`` of the features below (bots.policy.learned_play), else the heaviest
+ * tile. Passing and drawing follow the same rule either way. */
+#define NFEAT 5
+typedef struct {
+    uint32_t threshold;
+    int learned;
+    double w[NFEAT];
+} Pol;
+
+/* The features of laying tile t so that the open ends become nl and nr
+ * (bots.policy.FEATURES, in that order): its pips / 12; a double; how many
+ * of the mover's other tiles fit the new ends / 7; the next seat holds
+ * nothing for the new ends (it sees the world's hands); how many numbers
+ * the mover's other tiles still show / 7. */
+static double play_score(const RState *s, int p, int t, int nl, int nr, const double *w) {
+    uint32_t rest = s->hand[p] & ~(1u << t), open = SUIT[nl] | SUIT[nr];
+    int next = (p + 1) % s->players, variety = 0;
+    for (int a = 0; a <= 6; a++) variety += (rest & SUIT[a]) != 0;
+    return w[0] * PIPS[t] / 12.0 + w[1] * (LOW[t] == HIGH[t]) + w[2] * popcount(rest & open) / 7.0 +
+           w[3] * ((s->hand[next] & open) == 0) + w[4] * variety / 7.0;
+}
+
+/* The learned policy's play among the fitting tiles ``ml``/``mr`` (ties to
+ * the lower tile, then the left end). */
+static int learned_play(const RState *s, uint32_t ml, uint32_t mr, const double *w) {
+    int p = s->to_move, best = -1;
+    double key = -1e300;
+    for (uint32_t mm = ml | mr; mm; mm &= mm - 1) {
+        int t = __builtin_ctz(mm);
+        for (int end = 0; end < 2; end++) {
+            if (!((end ? mr : ml) >> t & 1)) continue;
+            int nl, nr;
+            if (s->left < 0) {
+                nl = LOW[t];
+                nr = HIGH[t];
+            } else if (end == 0) {
+                nl = LOW[t] == s->left ? HIGH[t] : LOW[t];
+                nr = s->right;
+            } else {
+                nl = s->left;
+                nr = LOW[t] == s->right ? HIGH[t] : LOW[t];
+            }
+            double k = play_score(s, p, t, nl, nr, w);
+            if (k > key) {
+                key = k;
+                best = t * 2 + end;
+            }
+        }
+    }
+    return best;
+}
+
+static int policy(RState *s, Rng *r, const Pol *pol) {
     int p = s->to_move;
+    uint32_t threshold = pol->threshold;
     uint32_t ml, mr;
     rules_fits(s, s->hand[p], &ml, &mr);
     uint32_t m = ml | mr;
@@ -72,6 +127,8 @@ static int policy(RState *s, Rng *r, uint32_t threshold) {
             uint32_t mm = m;
             while (k--) mm &= mm - 1;
             t = __builtin_ctz(mm);
+        } else if (pol->learned) {
+            return learned_play(s, ml, mr, pol->w);
         } else {
             int key = -1;
             for (uint32_t mm = m; mm; mm &= mm - 1) {
@@ -119,8 +176,8 @@ static inline int side_of(const RState *s, int seat) {
     return (s->flags & F_PARTNERSHIPS) ? seat % 2 : seat;
 }
 
-static inline void run_policy(RState *s, Rng *r, uint32_t threshold) {
-    while (s->reason == GOING) rules_apply(s, policy(s, r, threshold));
+static inline void run_policy(RState *s, Rng *r, const Pol *pol) {
+    while (s->reason == GOING) rules_apply(s, policy(s, r, pol));
 }
 
 /* Guesses at the hidden tiles. The searching seat's own hand and the public
@@ -197,7 +254,7 @@ static void sample_world(const Worlds *w, Rng *r, RState *out) {
  * each root move followed by ``playouts`` policy playouts; the same world
  * for every move. Adds each move's value for ``side`` to ``totals``. */
 static void flat_search(const Worlds *w, const int *moves, int nmoves, int worlds, int playouts,
-                        int side, int relative, uint32_t threshold, Rng *r, double *totals) {
+                        int side, int relative, const Pol *pol, Rng *r, double *totals) {
     RState world, sim;
     double u[4];
     for (int i = 0; i < worlds; i++) {
@@ -206,7 +263,7 @@ static void flat_search(const Worlds *w, const int *moves, int nmoves, int world
             for (int k = 0; k < playouts; k++) {
                 sim = world;
                 rules_apply(&sim, moves[j]);
-                run_policy(&sim, r, threshold);
+                run_policy(&sim, r, pol);
                 utilities(&sim, relative, u);
                 totals[j] += u[side];
             }
@@ -279,7 +336,7 @@ static double now_seconds(void) {
  * Returns the iterations run; the root is node 0. A full tree stops growing
  * (the walk then ends in a playout). */
 static long ismcts(const Worlds *w, Tree *t, long iterations, double seconds, double exploration,
-                   uint32_t threshold, int relative, double opponent_policy, Rng *r) {
+                   const Pol *pol, int relative, double opponent_policy, Rng *r) {
     RState s;
     int32_t path[MAX_PATH];
     int moves[MAX_MOVES];
@@ -299,7 +356,7 @@ static long ismcts(const Worlds *w, Tree *t, long iterations, double seconds, do
             int mover = s.to_move;
             if (opp_threshold && mover != seat &&
                 (opp_always || (uint32_t)(rng_next(r) >> 32) < opp_threshold)) {
-                int code = policy(&s, r, threshold);
+                int code = policy(&s, r, pol);
                 int32_t child = tree_find(t, node, code);
                 if (child < 0) child = tree_add(t, node, code, side_of(&s, mover));
                 rules_apply(&s, code);
@@ -351,7 +408,7 @@ static long ismcts(const Worlds *w, Tree *t, long iterations, double seconds, do
             }
             if (expanded) break;
         }
-        if (s.reason == GOING) run_policy(&s, r, threshold);
+        if (s.reason == GOING) run_policy(&s, r, pol);
         utilities(&s, relative, u);
         for (int i = 0; i < np; i++) {
             Node *x = &t->n[path[i]];
@@ -432,6 +489,78 @@ static PyObject *random_rounds(PyObject *Py_UNUSED(self), PyObject *args) {
     return PyLong_FromLongLong(actions);
 }
 
+/* The learned policy's weights from Python: None for the heaviest-tile
+ * policy, else a sequence of NFEAT numbers. */
+static int read_weights(PyObject *obj, Pol *pol) {
+    if (obj == Py_None) return 0;
+    PyObject *seq = PySequence_Fast(obj, "weights must be None or a sequence of numbers");
+    if (!seq) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != NFEAT) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "weights must hold %d numbers", NFEAT);
+        return -1;
+    }
+    for (int i = 0; i < NFEAT; i++) {
+        pol->w[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
+        if (PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    }
+    Py_DECREF(seq);
+    pol->learned = 1;
+    return 0;
+}
+
+PyDoc_STRVAR(duel_doc,
+"duel(players, hand_size, flags, weights_a, weights_b, eps, deals, seed) -> points\n\n"
+"Two playout policies (weights: None for the heaviest tile) on ``deals``\n"
+"duplicate deals of a two-sided game (2 players, or 4 in partnerships): each\n"
+"deal played with A in each side's seats; returns A's points less B's, summed\n"
+"over the 2 x deals rounds. For training the learned policy by self-play.");
+
+static PyObject *duel(PyObject *Py_UNUSED(self), PyObject *args) {
+    int players, hand_size, flags;
+    PyObject *wa, *wb;
+    double eps;
+    long long deals;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "iiiOOdLK", &players, &hand_size, &flags, &wa, &wb, &eps, &deals,
+                          &seed))
+        return NULL;
+    if (parse_flags(players, flags) < 0) return NULL;
+    if (hand_size < 1 || players * hand_size > NTILES - LOCKED || deals < 0 ||
+        !(players == 2 || (flags & F_PARTNERSHIPS)) || !(eps >= 0 && eps <= 1)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "duel: two sides (2 players, or 4 in partnerships), hands that leave "
+                        "the locked tiles, deals >= 0, eps in [0, 1]");
+        return NULL;
+    }
+    Pol pol[2] = {{eps_threshold(eps), 0, {0}}, {eps_threshold(eps), 0, {0}}};
+    if (read_weights(wa, &pol[0]) < 0 || read_weights(wb, &pol[1]) < 0) return NULL;
+    Rng r = {seed};
+    long long total = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (long long d = 0; d < deals; d++) {
+        RState dealt, s;
+        dealt.players = players;
+        dealt.flags = flags;
+        shuffle_deal(&dealt, &r, hand_size);
+        for (int a_side = 0; a_side < 2; a_side++) {
+            s = dealt;
+            while (s.reason == GOING) {
+                int side = side_of(&s, s.to_move) % 2;
+                rules_apply(&s, policy(&s, &r, &pol[side == a_side ? 0 : 1]));
+            }
+            Score sc;
+            rules_score(&s, &sc);
+            if (sc.winner >= 0) total += sc.winner == a_side ? sc.points : -sc.points;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    return PyLong_FromLongLong(total);
+}
+
 /* Read a state from Python: (hands, bone, bpos, left, right, to_move, passes, players, flags). */
 static int read_state(PyObject *const *args, RState *s) {
     PyObject *hands = args[0], *bone = args[1];
@@ -504,14 +633,15 @@ static PyObject *pips_tuple(const RState *s) {
 }
 
 PyDoc_STRVAR(playout_doc,
-"playout(hands, bone, bpos, left, right, to_move, passes, players, flags, eps, seed)\n"
-"-> (reason, pips, actions)\n\n"
-"Play a position to the end with the playout policy; ``reason`` is 1 domino,\n"
+"playout(hands, bone, bpos, left, right, to_move, passes, players, flags, eps, seed,\n"
+"weights) -> (reason, pips, actions)\n\n"
+"Play a position to the end with the playout policy (``weights``: None for the\n"
+"heaviest tile, else the learned policy's weights); ``reason`` is 1 domino,\n"
 "2 block, 3 all-pass; ``pips`` each seat's count at the end.");
 
 static PyObject *playout(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 11) {
-        PyErr_SetString(PyExc_TypeError, "playout takes 11 arguments");
+    if (nargs != 12) {
+        PyErr_SetString(PyExc_TypeError, "playout takes 12 arguments");
         return NULL;
     }
     RState s;
@@ -519,11 +649,12 @@ static PyObject *playout(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ss
     double eps = PyFloat_AsDouble(args[9]);
     unsigned long long seed = PyLong_AsUnsignedLongLongMask(args[10]);
     if (PyErr_Occurred()) return NULL;
-    uint32_t threshold = eps_threshold(eps);
+    Pol pol = {eps_threshold(eps), 0, {0}};
+    if (read_weights(args[11], &pol) < 0) return NULL;
     Rng r = {seed};
     long actions = 0;
     while (s.reason == GOING) {
-        rules_apply(&s, policy(&s, &r, threshold));
+        rules_apply(&s, policy(&s, &r, &pol));
         actions++;
     }
     PyObject *pips = pips_tuple(&s);
@@ -800,9 +931,9 @@ static PyObject *search_flat(PyObject *Py_UNUSED(self), PyObject *const *args, P
     double totals[MAX_MOVES] = {0};
     Rng r = {seed};
     int side = side_of(&w.base, w.seat);
-    uint32_t threshold = eps_threshold(eps);
+    Pol pol = {eps_threshold(eps), 0, {0}};
     Py_BEGIN_ALLOW_THREADS
-    flat_search(&w, moves, n, (int)worlds, (int)playouts, side, relative, threshold, &r, totals);
+    flat_search(&w, moves, n, (int)worlds, (int)playouts, side, relative, &pol, &r, totals);
     Py_END_ALLOW_THREADS
     out = PyList_New(n);
     if (!out) goto done;
@@ -815,14 +946,14 @@ done:
 PyDoc_STRVAR(search_ismcts_doc,
 "search_ismcts(hands_pool, bones_pool, cum, mode, left, right, to_move, passes,\n"
 "players, flags, seat, iterations, seconds, exploration, eps, opponent_policy,\n"
-"relative, seed, max_nodes) -> (iterations run, nodes, [(code, visits, reward)])\n\n"
+"relative, seed, max_nodes, weights) -> (iterations run, nodes, [(code, visits, reward)])\n\n"
 "Single-observer ISMCTS for ``seat`` (see bots.ismcts); returns the root's\n"
 "children with their visits and summed rewards (points / 20).");
 
 static PyObject *search_ismcts(PyObject *Py_UNUSED(self), PyObject *const *args,
                                Py_ssize_t nargs) {
-    if (nargs != 19) {
-        PyErr_SetString(PyExc_TypeError, "search_ismcts takes 19 arguments");
+    if (nargs != 20) {
+        PyErr_SetString(PyExc_TypeError, "search_ismcts takes 20 arguments");
         return NULL;
     }
     Worlds w;
@@ -858,10 +989,11 @@ static PyObject *search_ismcts(PyObject *Py_UNUSED(self), PyObject *const *args,
     }
     tree_add(&t, -1, -1, -1);
     Rng r = {seed};
-    uint32_t threshold = eps_threshold(eps);
+    Pol pol = {eps_threshold(eps), 0, {0}};
+    if (read_weights(args[19], &pol) < 0) goto done;
     long done_iterations;
     Py_BEGIN_ALLOW_THREADS
-    done_iterations = ismcts(&w, &t, iterations, seconds, exploration, threshold, relative,
+    done_iterations = ismcts(&w, &t, iterations, seconds, exploration, &pol, relative,
                              opponent_policy, &r);
     Py_END_ALLOW_THREADS
     PyObject *children = PyList_New(0);
@@ -885,6 +1017,7 @@ done:
 
 static PyMethodDef methods[] = {
     {"random_rounds", random_rounds, METH_VARARGS, random_rounds_doc},
+    {"duel", duel, METH_VARARGS, duel_doc},
     {"playout", (PyCFunction)(void (*)(void))playout, METH_FASTCALL, playout_doc},
     {"trace", (PyCFunction)(void (*)(void))trace, METH_FASTCALL, trace_doc},
     {"sample_worlds", (PyCFunction)(void (*)(void))sample_worlds, METH_FASTCALL,

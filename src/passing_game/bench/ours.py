@@ -214,7 +214,7 @@ def compiled_kernel_runs(seconds: float, seed: int = 0) -> list[KernelRun]:
             def batch(n: int, done: int) -> int:
                 total = 0
                 for i in range(done, done + n):
-                    total += raw(*positions[i % count], 1.0, seed + i)[2]
+                    total += raw(*positions[i % count], 1.0, seed + i, None)[2]
                 return total
 
             batch(64, 0)

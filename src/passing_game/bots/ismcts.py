@@ -48,7 +48,7 @@ from typing import ClassVar
 from passing_game.bots import kernel
 from passing_game.bots.explain import Advice, SearchBot
 from passing_game.bots.fast import MAX_NODES, seed_from, use_kernel, view_worlds
-from passing_game.bots.policy import playout, policy_move
+from passing_game.bots.policy import check_weights, playout, policy_move
 from passing_game.bots.sampling import Sampler, check_trust
 from passing_game.bots.utility import utilities
 from passing_game.moves import DRAW_CODE, Move, code_to_move
@@ -89,6 +89,7 @@ def search_tree(
     eps: float = 0.1,
     relative: bool = True,
     opponent_policy: float = 0.0,
+    weights: tuple[float, ...] | None = None,
 ) -> tuple[Node, int]:
     """Run ISMCTS from ``seat``'s point of view; returns the root and the iterations run.
 
@@ -116,7 +117,7 @@ def search_tree(
                 and mover != seat
                 and (opponent_policy >= 1.0 or rng.random() < opponent_policy)
             ):
-                code = policy_move(state, rng, eps)
+                code = policy_move(state, rng, eps, weights)
                 child = children.get(code)
                 if child is None:
                     child = Node(state.side_of(mover))
@@ -169,7 +170,7 @@ def search_tree(
             if expanded:
                 break
         if state.reason == GOING:
-            playout(state, rng, eps)
+            playout(state, rng, eps, weights)
         values = utilities(state, relative)
         for n in path:
             n.visits += 1
@@ -187,7 +188,9 @@ class IsmctsBot(SearchBot):
     the opponent model of the sampler (``sampling.Sampler``);
     ``opponent_policy`` how often opponents in the tree follow the default
     policy instead of UCB1; ``exploration`` is UCB1's constant and ``eps``
-    the share of random plays in playouts.
+    the share of random plays in playouts. ``weights`` make the playouts and
+    the opponents in the tree follow the learned policy
+    (``bots.policy.FEATURES``; None: the heaviest tile).
     """
 
     name: ClassVar[str] = "ismcts"
@@ -204,8 +207,10 @@ class IsmctsBot(SearchBot):
         opponent_policy: float = 1.0,
         engine: str = "auto",
         pool: int = 400,
+        weights: tuple[float, ...] | list[float] | str | None = None,
     ) -> None:
         super().__init__(seed)
+        self.weights = check_weights(weights)
         self.engine = engine
         self.use_kernel = use_kernel(engine)
         if isinstance(pool, bool) or not isinstance(pool, int) or pool < 1:
@@ -248,6 +253,7 @@ class IsmctsBot(SearchBot):
             self.exploration,
             self.eps,
             opponent_policy=self.opponent_policy,
+            weights=self.weights,
         )
         return advice_from_root(root, done, moves)
 
@@ -265,6 +271,7 @@ class IsmctsBot(SearchBot):
             True,
             seed_from(rng),
             MAX_NODES,
+            self.weights,
         )
         return advice_from_stats(
             {code: (visits, reward) for code, visits, reward in children}, done, moves

@@ -82,14 +82,43 @@ def random_rounds(rules: Rules, rounds: int, seed: int) -> int:
 
 
 def playout(
-    rnd: Round, seed: int, eps: float = 0.0, pass_to_end: bool = False
+    rnd: Round,
+    seed: int,
+    eps: float = 0.0,
+    pass_to_end: bool = False,
+    weights: tuple[float, ...] | None = None,
 ) -> tuple[str, tuple[int, ...], int]:
-    """Play ``rnd`` (unchanged) to the end with the playout policy.
+    """Play ``rnd`` (unchanged) to the end with the playout policy (``weights``:
+    the learned one's, ``bots.policy.FEATURES``).
 
     Returns the reason, each seat's pips and the number of actions.
     """
-    reason, pips, actions = _need().playout(*position(rnd, pass_to_end), eps, seed)
+    reason, pips, actions = _need().playout(*position(rnd, pass_to_end), eps, seed, weights)
     return REASONS[reason], pips, actions
+
+
+def duel(
+    rules: Rules,
+    weights_a: tuple[float, ...] | None,
+    weights_b: tuple[float, ...] | None,
+    eps: float,
+    deals: int,
+    seed: int,
+) -> int:
+    """Playout policy A's points less B's over ``deals`` duplicate deals (each
+    played with A on either side); two sides only: 2 players, or partnerships."""
+    return int(
+        _need().duel(
+            rules.players,
+            rules.hand_size,
+            flags(rules, pass_to_end=True),
+            weights_a,
+            weights_b,
+            eps,
+            deals,
+            seed,
+        )
+    )
 
 
 def trace(rnd: Round, seed: int) -> tuple[list[tuple[Any, ...]], str, tuple[int, ...]]:
@@ -139,8 +168,10 @@ def search_ismcts(
     relative: bool,
     seed: int,
     max_nodes: int,
+    weights: tuple[float, ...] | None = None,
 ) -> tuple[int, int, list[tuple[int, int, float]]]:
-    """ISMCTS; ``(iterations run, tree nodes, [(code, visits, summed reward)])``."""
+    """ISMCTS; ``(iterations run, tree nodes, [(code, visits, summed reward)])``;
+    ``weights``: the learned playout policy's (None: the heaviest tile)."""
     done, nodes, children = _need().search_ismcts(
         *worlds,
         iterations,
@@ -151,5 +182,6 @@ def search_ismcts(
         relative,
         seed,
         max_nodes,
+        weights,
     )
     return int(done), int(nodes), list(children)

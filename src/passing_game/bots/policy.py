@@ -6,10 +6,15 @@ it passes to end the round when everybody else has passed and its side is
 lowest (D3). ``playout`` plays a ``State`` to the end with it, optionally
 with random plays mixed in; ``policy_move`` is the same policy one move at a
 time. The compiled kernel runs the same policy (tests/test_kernel.py).
+
+The learned policy (``weights``, trained by ``bots.training``) chooses its
+play by a linear score of a few features of each play (``FEATURES``)
+instead of by weight alone; it passes and draws by the same rule.
 """
 
 from __future__ import annotations
 
+import math
 import random
 
 from passing_game.bots.utility import utility
@@ -18,6 +23,18 @@ from passing_game.outcome import ALL_PASS, BLOCK, DOMINO, GOING
 from passing_game.rules import LOCKED_TILES
 from passing_game.state import State, blocked
 from passing_game.tiles import BIT, DOUBLE, HIGH, LOW, OTHER, PIPS, SUIT_MASKS, bits
+
+#: What the learned policy scores a play by, in the order of its weights: the
+#: tile's pips / 12; whether it is a double; how many of the mover's other
+#: tiles fit the new ends / 7; whether the next seat holds nothing for the new
+#: ends (in a guessed world it sees that seat's hand); how many numbers the
+#: mover's other tiles still show / 7. ``play_score`` in _kernel.c is the same.
+FEATURES: tuple[str, ...] = ("pips", "double", "follow", "block", "variety")
+
+#: The learned policy's weights, trained by self-play:
+#: ``python -m passing_game.bots.training --seed 1 --generations 40
+#: --population 32 --deals 10000`` (docs/STRENGTH.md has its curve).
+LEARNED_WEIGHTS: tuple[float, ...] = (0.4217, 0.233, 0.3807, 0.7727, 0.7233)
 
 #: Whether the playout policy passes to end the round (D3) when every other
 #: seat has passed and its side is lowest, even though it could play.
@@ -47,8 +64,66 @@ def _bits_tuple(mask: int) -> tuple[int, ...]:
     return out
 
 
-def policy_move(state: State, rng: random.Random | None = None, eps: float = 0.0) -> int:
-    """The playout policy's move (see ``playout``), without making it."""
+def check_weights(weights: object) -> tuple[float, ...] | None:
+    """Validate a learned policy's weights: None or ``"heaviest"`` (the heaviest
+    tile), ``"learned"`` (``LEARNED_WEIGHTS``), or one number a feature."""
+    if weights is None or weights == "heaviest":
+        return None
+    if weights == "learned":
+        return LEARNED_WEIGHTS
+    if not isinstance(weights, (tuple, list)) or len(weights) != len(FEATURES):
+        raise ValueError(f"weights must be None or {len(FEATURES)} numbers ({', '.join(FEATURES)})")
+    if not all(isinstance(w, (int, float)) and not isinstance(w, bool) for w in weights):
+        raise ValueError(f"weights must be numbers, got {weights!r}")
+    if not all(math.isfinite(w) for w in weights):
+        raise ValueError(f"weights must be finite, got {weights!r}")
+    return tuple(float(w) for w in weights)
+
+
+def learned_play(state: State, ml: int, mr: int, weights: tuple[float, ...]) -> int:
+    """The learned policy's play among the tiles fitting the left (``ml``) and
+    right (``mr``) ends: the best score, ties to the lower tile, then the left end."""
+    p = state.to_move
+    hand = state.hands[p]
+    following = state.hands[(p + 1) % state.players]
+    left, right = state.left, state.right
+    w0, w1, w2, w3, w4 = weights
+    best = -1
+    key = -math.inf
+    for t in bits(ml | mr):
+        for end in (0, 1):
+            if not ((mr if end else ml) >> t & 1):
+                continue
+            if left < 0:
+                nl, nr = LOW[t], HIGH[t]
+            elif end == 0:
+                nl, nr = OTHER[t * 7 + left], right
+            else:
+                nl, nr = left, OTHER[t * 7 + right]
+            rest = hand & ~BIT[t]
+            ends = SUIT_MASKS[nl] | SUIT_MASKS[nr]
+            variety = sum(1 for a in range(7) if rest & SUIT_MASKS[a])
+            k = (
+                w0 * PIPS[t] / 12.0
+                + w1 * DOUBLE[t]
+                + w2 * (rest & ends).bit_count() / 7.0
+                + w3 * ((following & ends) == 0)
+                + w4 * variety / 7.0
+            )
+            if k > key:
+                key = k
+                best = t * 2 + end
+    return best
+
+
+def policy_move(
+    state: State,
+    rng: random.Random | None = None,
+    eps: float = 0.0,
+    weights: tuple[float, ...] | None = None,
+) -> int:
+    """The playout policy's move (see ``playout``), without making it; with
+    ``weights`` the learned policy's."""
     s = state.to_move
     h = state.hands[s]
     left = state.left
@@ -71,6 +146,8 @@ def policy_move(state: State, rng: random.Random | None = None, eps: float = 0.0
         if rng is not None and eps > 0.0 and rng.random() < eps:
             tiles = _BITS.get(m) or _bits_tuple(m)
             t = tiles[int(rng.random() * len(tiles))]
+        elif weights is not None:
+            return learned_play(state, ml, mr, weights)
         else:
             t = _HEAVIEST.get(m, -1)
             if t < 0:
@@ -96,7 +173,12 @@ def _side_lowest(pips: list[int], seat: int, players: int, partnerships: bool) -
     return all(not (i != seat and pips[i] <= mine) for i in range(players))
 
 
-def playout(state: State, rng: random.Random | None = None, eps: float = 0.0) -> None:
+def playout(
+    state: State,
+    rng: random.Random | None = None,
+    eps: float = 0.0,
+    weights: tuple[float, ...] | None = None,
+) -> None:
     """Play ``state`` to the end with the default policy (no undo records).
 
     The policy lays its heaviest playable tile (doubles first on equal pips;
@@ -106,8 +188,13 @@ def playout(state: State, rng: random.Random | None = None, eps: float = 0.0) ->
     When it cannot play it passes if its side's count is strictly the
     lowest, else draws if it may, else passes. Under forced passing it never
     passes while it can play or draw. The state is changed in place; copy it
-    first to keep it.
+    first to keep it. With ``weights`` the learned policy plays, one move at
+    a time (slower: the compiled kernel is the fast path).
     """
+    if weights is not None:
+        while state.reason == GOING:
+            state.apply(policy_move(state, rng, eps, weights))
+        return
     hands = state.hands
     pips = state.pips
     sizes = state.sizes
