@@ -6,13 +6,16 @@ rules), ``pimc`` (sampled deals searched with perfect information) and
 is a yardstick for the arena and is refused in games with people
 (``fair_names`` leaves it out). Levels for people map to bots and budgets;
 their budgets are iteration counts, so a level is deterministic: the same
-seed and the same view give the same move.
+seed and the same view give the same move. ``FROZEN`` keeps past levels
+reachable by name with every option pinned (``expert-5f2ff52``), as rungs
+for the arena that later changes of the defaults cannot move; they are not
+offered to people either.
 
 >>> from passing_game.bots import fair_names, make, names
 >>> make("greedy").name, "random" in names(), "omniscient" in fair_names()
 ('greedy', True, False)
->>> make("expert").name
-'ismcts'
+>>> make("expert").name, "expert-5f2ff52" in fair_names()
+('ismcts', False)
 """
 
 from __future__ import annotations
@@ -50,43 +53,88 @@ LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
     "expert": ("ismcts", {"iterations": DEFAULT_ITERATIONS}),
 }
 
+#: Frozen bots, yardsticks for the arena: a past level under a name that says
+#: which commit it played at, every option of its bot pinned to the value it
+#: had then, so that a changed default cannot change its moves. An option
+#: added to the bot later must be pinned here at the value that plays as
+#: before (tests/test_expert_frozen.py checks that every option is pinned,
+#: and replays moves recorded at that commit). ``make`` accepts only ``seed``
+#: for them; ``fair_names`` leaves them out, so people are not offered them
+#: (docs/DECISIONS.md P36).
+FROZEN: dict[str, tuple[str, dict[str, Any]]] = {
+    # The ``expert`` level of commit 5f2ff52 (issue 16): ISMCTS at 20,000
+    # iterations with the sampler's opponent model of then, the heaviest-tile
+    # playout policy (``weights=None``, the only one then), on the compiled
+    # kernel only (its moves are the kernel's; the pure-Python search draws
+    # other random numbers, so without the kernel ``make`` refuses it).
+    "expert-5f2ff52": (
+        "ismcts",
+        {
+            "iterations": 20000,
+            "seconds": None,
+            "exploration": 0.7,
+            "eps": 0.1,
+            "trust": 0.3,
+            "heavy": 0.15,
+            "opponent_policy": 1.0,
+            "engine": "c",
+            "pool": 400,
+            "weights": None,
+        },
+    ),
+}
+
 
 def names() -> list[str]:
-    """Every name ``make`` accepts: bots, then levels."""
-    return [*BOTS, *LEVELS]
+    """Every name ``make`` accepts: bots, levels, then frozen bots."""
+    return [*BOTS, *LEVELS, *FROZEN]
 
 
 def is_cheating(name: str) -> bool:
-    """Whether the bot (or level) ``name`` sees hidden tiles."""
-    bot_name = LEVELS[name][0] if name in LEVELS else name
-    if bot_name not in BOTS:
-        raise ValueError(f"unknown bot {name!r}; choose from {', '.join(names())}")
+    """Whether the bot (level, frozen bot) ``name`` sees hidden tiles."""
+    bot_name = _spec(name)[1]
     return bool(getattr(BOTS[bot_name], "cheats", False))
 
 
 def fair_names() -> list[str]:
-    """The names allowed in games with people: every bot and level that does not cheat."""
-    return [name for name in names() if not is_cheating(name)]
+    """The names offered in games with people: bots and levels that do not cheat.
+
+    Frozen bots are left out too: they are the arena's yardsticks, not
+    opponents to choose.
+    """
+    return [name for name in names() if name not in FROZEN and not is_cheating(name)]
+
+
+def _spec(name: str) -> tuple[str, str, dict[str, Any]]:
+    """What ``name`` is (bot, level or frozen bot), its bot's name and its options."""
+    if name in FROZEN:
+        return "frozen bot", *FROZEN[name]
+    if name in LEVELS:
+        return "level", *LEVELS[name]
+    if name in BOTS:
+        return "bot", name, {}
+    raise ValueError(f"unknown bot {name!r}; choose from {', '.join(names())}")
 
 
 def make(name: str, **options: Any) -> Bot:
-    """Build a bot by bot name or level name, e.g. ``make("greedy", seed=3)``."""
-    if name in LEVELS:
-        bot_name, defaults = LEVELS[name]
-        try:
-            return BOTS[bot_name](**{**defaults, **options})
-        except TypeError as exc:
-            raise ValueError(f"bad options for level {name!r}: {exc}") from None
-    if name not in BOTS:
-        raise ValueError(f"unknown bot {name!r}; choose from {', '.join(names())}")
+    """Build a bot by bot, level or frozen name, e.g. ``make("greedy", seed=3)``.
+
+    A level's options may be overridden; a frozen bot takes only ``seed``,
+    since any other option would make it another bot.
+    """
+    kind, bot_name, pinned = _spec(name)
+    if kind == "frozen bot" and set(options) - {"seed"}:
+        given = ", ".join(sorted(set(options) - {"seed"}))
+        raise ValueError(f"{name!r} is frozen: it takes only seed, got {given}")
     try:
-        return BOTS[name](**options)
+        return BOTS[bot_name](**{**pinned, **options})
     except TypeError as exc:
-        raise ValueError(f"bad options for bot {name!r}: {exc}") from None
+        raise ValueError(f"bad options for {kind} {name!r}: {exc}") from None
 
 
 __all__ = [
     "BOTS",
+    "FROZEN",
     "LEVELS",
     "Bot",
     "CheatingBotError",

@@ -50,7 +50,23 @@ def _check_extra() -> None:
         raise click.ClickException(f"{EXTRA_HINT} ({exc})") from None
 
 
-@click.command("arena")
+class ArenaCommand(click.Command):
+    """The arena's command: its help ends with the bot names it accepts.
+
+    The names come from the registry (``bots.names``) when help is shown, so
+    frozen yardsticks such as ``expert-5f2ff52``, which people are not
+    offered, are listed where developers look.
+    """
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from passing_game.bots import names
+
+        formatter.write_paragraph()
+        formatter.write_text(f"Bots, levels and frozen bots: {', '.join(names())}.")
+        super().format_epilog(ctx, formatter)
+
+
+@click.command("arena", cls=ArenaCommand)
 @click.argument("bots", nargs=-1, required=True, metavar="BOT BOT [BOT ...]")
 @rules_options
 @click.option(
