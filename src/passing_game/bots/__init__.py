@@ -50,7 +50,7 @@ LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("greedy", {}),
     "medium": ("heuristic", {}),
     "hard": ("pimc", {"worlds": 1000}),
-    "expert": ("ismcts", {"iterations": DEFAULT_ITERATIONS}),
+    "expert": ("ismcts", {"iterations": DEFAULT_ITERATIONS, "model": "fitted"}),
 }
 
 #: Frozen bots, yardsticks for the arena: a past level under a name that says
@@ -80,6 +80,7 @@ FROZEN: dict[str, tuple[str, dict[str, Any]]] = {
             "engine": "c",
             "pool": 400,
             "weights": None,
+            "model": None,
         },
     ),
 }

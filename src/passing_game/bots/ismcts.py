@@ -49,7 +49,7 @@ from passing_game.bots import kernel
 from passing_game.bots.explain import Advice, SearchBot
 from passing_game.bots.fast import MAX_NODES, seed_from, use_kernel, view_worlds
 from passing_game.bots.policy import check_weights, playout, policy_move
-from passing_game.bots.sampling import Sampler, check_trust
+from passing_game.bots.sampling import Sampler, check_trust, fitted_model
 from passing_game.bots.utility import utilities
 from passing_game.moves import DRAW_CODE, Move, code_to_move
 from passing_game.outcome import GOING
@@ -190,7 +190,9 @@ class IsmctsBot(SearchBot):
     policy instead of UCB1; ``exploration`` is UCB1's constant and ``eps``
     the share of random plays in playouts. ``weights`` make the playouts and
     the opponents in the tree follow the learned policy
-    (``bots.policy.FEATURES``; None: the heaviest tile).
+    (``bots.policy.FEATURES``; None: the heaviest tile). ``model="fitted"``
+    replaces ``trust`` and ``heavy`` by ``sampling.FITTED``'s for the
+    round's format, where it has one.
     """
 
     name: ClassVar[str] = "ismcts"
@@ -208,8 +210,12 @@ class IsmctsBot(SearchBot):
         engine: str = "auto",
         pool: int = 400,
         weights: tuple[float, ...] | list[float] | str | None = None,
+        model: str | None = None,
     ) -> None:
         super().__init__(seed)
+        if model not in (None, "fitted"):
+            raise ValueError(f"model must be None or 'fitted', got {model!r}")
+        self.model = model
         self.weights = check_weights(weights)
         self.engine = engine
         self.use_kernel = use_kernel(engine)
@@ -241,7 +247,10 @@ class IsmctsBot(SearchBot):
         rng = self.rng(view)
         if len(moves) == 1:
             return Advice(moves[0], {}, 0)
-        sampler = Sampler(view, trust=self.trust, heavy=self.heavy, pool=self.pool)
+        trust, heavy = self.trust, self.heavy
+        if self.model == "fitted":
+            trust, heavy = fitted_model(view, trust, heavy)
+        sampler = Sampler(view, trust=trust, heavy=heavy, pool=self.pool)
         if self.use_kernel:
             return self.kernel_advice(view_worlds(view, sampler, rng), rng, moves)
         root, done = search_tree(

@@ -38,6 +38,21 @@ from passing_game.tiles import BIT, PIPS, bits
 from passing_game.views import View
 
 
+#: Opponent models fitted against the expert's own play, by format
+#: ``(players, partnerships)``: ``(trust, heavy)``. With two players an
+#: expert's passes and draws with a fitting tile in hand are rare and it
+#: seldom lays a light tile while holding a heavier one, so the sharp model
+#: reads them (docs/STRENGTH.md, issue 16: chosen on duplicate deals against
+#: the expert of 5f2ff52). Other formats keep the soft default: in
+#: partnerships a player may pass on purpose to let its partner play.
+FITTED: dict[tuple[int, bool], tuple[float, float]] = {(2, False): (0.05, 1.0)}
+
+
+def fitted_model(view: View, trust: float, heavy: float) -> tuple[float, float]:
+    """``FITTED``'s ``(trust, heavy)`` for the view's format, else the given ones."""
+    return FITTED.get((view.rules.players, view.rules.partnerships), (trust, heavy))
+
+
 def check_trust(trust: float) -> float:
     """Validate a ``trust`` option: a probability in (0, 1]."""
     if isinstance(trust, bool) or not isinstance(trust, (int, float)) or not 0.0 < trust <= 1.0:
