@@ -7,7 +7,9 @@
   OpenSpiel's ``python_block_dominoes``), which run in a throwaway virtual
   environment (``venv``) as subprocesses (``driver``) printing JSON;
 * ``suite``: runs the engines alternately (ABCABC...) and takes medians;
-* ``report``: the rich table, the Markdown table and the targets of issue 4.
+* ``report``: the rich table, the Markdown table and the targets of issue 4;
+* ``beliefs`` (``bench --beliefs``, issue 16): the log-likelihood of the
+  true hidden hands under the search bots' beliefs, against uniform.
 
 Importing this package loads only the standard library: the peers are
 imported inside their drivers, rich only by ``report``.

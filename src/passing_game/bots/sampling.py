@@ -22,7 +22,10 @@ more fitting tiles afterwards than it drew) is a deliberate passer, and its
 pass and draw evidence counts only half as much (``sqrt(trust)``).
 
 Deals are drawn by sampling-importance-resampling: a pool of uniform deals
-is weighted once, then each guess is drawn from the pool by weight.
+is weighted once, then each guess is drawn from the pool by weight. The
+same pool gives each unseen tile's chance of being in each hand or in the
+boneyard (``Sampler.marginals``), which is how the beliefs are measured
+against the true hands (``passing-game bench --beliefs``, issue 16).
 """
 
 from __future__ import annotations
@@ -36,6 +39,30 @@ from passing_game.bots.knowledge import Knowledge, read
 from passing_game.state import State
 from passing_game.tiles import BIT, PIPS, bits
 from passing_game.views import View
+
+#: The boneyard's place in a tile's marginals: the last entry, after one per seat.
+BONEYARD = -1
+
+
+def uniform_marginals(view: View) -> dict[int, list[float]]:
+    """Where each unseen tile is when every consistent deal is equally likely.
+
+    ``{tile index: [P(in seat 0's hand), ..., P(in seat n-1's hand),
+    P(in the boneyard)]}`` (``BONEYARD`` indexes the last entry; the view's
+    own seat has 0): a tile is in seat s's hand with probability
+    ``size_s / unseen`` and in the boneyard with ``boneyard_size / unseen``,
+    exactly. This is the baseline every belief model is measured against.
+
+    >>> from passing_game.round import Round
+    >>> m = uniform_marginals(Round.new(seed=1).view(0))
+    >>> len(m), m[min(m)]
+    (21, [0.0, 0.3333333333333333, 0.6666666666666666])
+    """
+    unseen = sorted(t.index for t in view.unseen)
+    count = len(unseen)
+    row = [0.0 if seat == view.seat else size / count for seat, size in enumerate(view.hand_sizes)]
+    row.append(view.boneyard_size / count)
+    return {t: row[:] for t in unseen}
 
 
 #: Opponent models fitted against the expert's own play, by format
@@ -179,6 +206,53 @@ class Sampler:
         weights = [b - a for a, b in zip([0.0, *self._cum[:-1]], self._cum, strict=True)]
         total = sum(weights)
         return total * total / sum(w * w for w in weights)
+
+    def marginals(self, rng: random.Random, prior: float = 1.0) -> dict[int, list[float]]:
+        """Where each unseen tile is, as this sampler believes (issue 16's measure).
+
+        The same shape as ``uniform_marginals``: per unseen tile, its chance
+        of being in each seat's hand, then in the boneyard. Estimated from
+        the weighted pool (filled from ``rng`` if it is not yet): each
+        place's share of the pool's weight among the deals that put the
+        tile there. ``prior`` pseudo-deals of the pool's mean weight, spread
+        as ``uniform_marginals``, are added (add-one smoothing for the
+        default 1), so a place no pooled deal used keeps a small chance
+        instead of 0 and a log-likelihood stays finite. Without evidence the
+        beliefs are uniform and the exact ``uniform_marginals`` come back.
+
+        Each tile's entries sum to 1, and a place's entries summed over the
+        tiles give that hand's (or the boneyard's) size, as in every deal.
+        """
+        exact = uniform_marginals(self.view)
+        if not self.informed:
+            return exact
+        if not self._deals:
+            self._fill(rng)
+        players = len(self.view.hand_sizes)
+        acc = [[0.0] * len(PIPS) for _ in range(players)]
+        previous = 0.0
+        for (hands, _bone), cum in zip(self._deals, self._cum, strict=True):
+            w = cum - previous
+            previous = cum
+            for seat, _size in self.others:
+                row = acc[seat]
+                m = hands[seat]
+                while m:
+                    low = m & -m
+                    row[low.bit_length() - 1] += w
+                    m ^= low
+        total = self._cum[-1]
+        if not total > 0.0:
+            return exact
+        extra = max(0.0, prior) * total / len(self._deals)
+        norm = total + extra
+        out = {}
+        for t, uniform in exact.items():
+            probs = [(acc[seat][t] + extra * uniform[seat]) / norm for seat in range(players)]
+            in_hands = sum(acc[seat][t] for seat in range(players))
+            probs.append(max(0.0, total - in_hands + extra * uniform[BONEYARD]) / norm)
+            out[t] = probs
+        return out
 
     def sample(self, rng: random.Random) -> State:
         hands, bone = self.deal(rng)

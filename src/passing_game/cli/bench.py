@@ -34,6 +34,55 @@ import click
     help="Players per game with --rl.",
 )
 @click.option(
+    "--beliefs",
+    is_flag=True,
+    help="Measure the search bots' beliefs about the hidden hands instead (issue 16): the "
+    "log-likelihood of the true hands under each belief model against uniform, over "
+    "positions of seeded rounds; the results go to the docs with --markdown.",
+)
+@click.option(
+    "--positions",
+    type=click.IntRange(min=1),
+    default=3000,
+    show_default=True,
+    help="Positions scored with --beliefs.",
+)
+@click.option(
+    "--players",
+    type=click.IntRange(min=2, max=4),
+    default=2,
+    show_default=True,
+    help="Players per round with --beliefs.",
+)
+@click.option(
+    "--opponent",
+    default="expert",
+    show_default=True,
+    help="The bot at every seat with --beliefs (a bot or level name: expert, heuristic, "
+    "greedy for a quick run...).",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Seed of the rounds and the pools with --beliefs.",
+)
+@click.option(
+    "--pool",
+    type=click.IntRange(min=1),
+    default=4000,
+    show_default=True,
+    help="Deals weighed per model and position with --beliefs.",
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes with --beliefs (the figures do not depend on it).",
+)
+@click.option(
     "--seconds",
     type=click.FloatRange(min=0.01),
     default=2.0,
@@ -84,6 +133,13 @@ import click
 def bench_command(
     compare: bool,
     rl: bool,
+    beliefs: bool,
+    positions: int,
+    players: int,
+    opponent: str,
+    seed: int,
+    pool: int,
+    jobs: int,
     rl_players: int,
     seconds: float,
     repeat: int,
@@ -99,8 +155,22 @@ def bench_command(
 
     With --compare the peer engines run in the same run, alternately with
     ours, and the table gives our ratio to each. With --rl it measures the
-    reinforcement-learning environments instead (issue 15).
+    reinforcement-learning environments instead (issue 15); with --beliefs,
+    the search bots' beliefs about the hidden hands (issue 16).
     """
+    ctx = click.get_current_context()
+    given = [
+        f"--{name}"
+        for name in ("positions", "players", "opponent", "seed", "pool", "jobs")
+        if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
+    ]
+    if beliefs and (rl or compare):
+        raise click.UsageError("--beliefs is a bench of its own: leave out --rl and --compare")
+    if given and not beliefs:
+        raise click.UsageError(f"{', '.join(given)} go with --beliefs")
+    if beliefs:
+        _bench_beliefs(positions, players, opponent, seed, pool, jobs, markdown_file)
+        return
     if rl:
         _bench_rl(seconds, repeat, rl_players, markdown_file)
         return
@@ -165,4 +235,44 @@ def _bench_rl(seconds: float, repeat: int, players: int, markdown_file: Path | N
     rl.render(result, Console())
     if markdown_file is not None:
         rl.write_markdown(markdown_file, result)
+        click.echo(f"Wrote {markdown_file}", err=True)
+
+
+def _bench_beliefs(
+    positions: int,
+    players: int,
+    opponent: str,
+    seed: int,
+    pool: int,
+    jobs: int,
+    markdown_file: Path | None,
+) -> None:
+    from rich.console import Console
+
+    from passing_game.bench import beliefs
+
+    words = ["passing-game", "bench", "--beliefs", "--positions", str(positions)]
+    words += ["--players", str(players), "--opponent", opponent, "--seed", str(seed)]
+    if pool != beliefs.POOL:
+        words += ["--pool", str(pool)]
+    if jobs != 1:
+        words += ["--jobs", str(jobs)]
+    if markdown_file is not None:
+        words += ["--markdown", str(markdown_file)]
+    try:
+        result = beliefs.run_beliefs_bench(
+            positions=positions,
+            players=players,
+            opponent=opponent,
+            seed=seed,
+            pool=pool,
+            jobs=jobs,
+            command=shlex.join(words),
+            log=lambda text: click.echo(text, err=True),
+        )
+    except beliefs.BeliefsError as exc:
+        raise click.ClickException(str(exc)) from exc
+    beliefs.render(result, Console())
+    if markdown_file is not None:
+        beliefs.write_markdown(markdown_file, result)
         click.echo(f"Wrote {markdown_file}", err=True)
