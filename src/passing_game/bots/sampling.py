@@ -65,13 +65,13 @@ def uniform_marginals(view: View) -> dict[int, list[float]]:
     return {t: row[:] for t in unseen}
 
 
-#: Opponent models fitted against the expert's own play, by format
-#: ``(players, partnerships)``: ``(trust, heavy)``. With two players an
-#: expert's passes and draws with a fitting tile in hand are rare and it
-#: seldom lays a light tile while holding a heavier one, so the sharp model
-#: reads them (docs/STRENGTH.md, issue 16: chosen on duplicate deals against
-#: the expert of 5f2ff52). Other formats keep the soft default: in
-#: partnerships a player may pass on purpose to let its partner play.
+#: The opponent model of the ``expert`` level, by format ``(players,
+#: partnerships)``: ``(trust, heavy)``. Tuned on duplicate deals against the
+#: expert of 5f2ff52 (with two players the sharp model scored more than the
+#: soft one, with four in partnerships less); not a fit of the beliefs: as a
+#: forecast of an expert's hidden hands the sharp model scores below uniform
+#: (``passing-game bench --beliefs``). docs/STRENGTH.md, issue 16, has both.
+#: Other formats keep the soft default.
 FITTED: dict[tuple[int, bool], tuple[float, float]] = {(2, False): (0.05, 1.0)}
 
 
