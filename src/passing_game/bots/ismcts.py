@@ -49,7 +49,7 @@ from passing_game.bots import kernel
 from passing_game.bots.explain import Advice, SearchBot
 from passing_game.bots.fast import MAX_NODES, seed_from, use_kernel, view_worlds
 from passing_game.bots.policy import check_weights, playout, policy_move
-from passing_game.bots.sampling import Sampler, check_trust, fitted_model
+from passing_game.bots.sampling import Sampler, check_trust, tuned_model
 from passing_game.bots.utility import utilities
 from passing_game.moves import DRAW_CODE, Move, code_to_move
 from passing_game.outcome import GOING
@@ -190,8 +190,8 @@ class IsmctsBot(SearchBot):
     policy instead of UCB1; ``exploration`` is UCB1's constant and ``eps``
     the share of random plays in playouts. ``weights`` make the playouts and
     the opponents in the tree follow the learned policy
-    (``bots.policy.FEATURES``; None: the heaviest tile). ``model="fitted"``
-    replaces ``trust`` and ``heavy`` by ``sampling.FITTED``'s for the
+    (``bots.policy.FEATURES``; None: the heaviest tile). ``model="tuned"``
+    replaces ``trust`` and ``heavy`` by ``sampling.TUNED``'s for the
     round's format, where it has one.
     """
 
@@ -213,8 +213,8 @@ class IsmctsBot(SearchBot):
         model: str | None = None,
     ) -> None:
         super().__init__(seed)
-        if model not in (None, "fitted"):
-            raise ValueError(f"model must be None or 'fitted', got {model!r}")
+        if model not in (None, "tuned"):
+            raise ValueError(f"model must be None or 'tuned', got {model!r}")
         self.model = model
         self.weights = check_weights(weights)
         self.engine = engine
@@ -248,8 +248,8 @@ class IsmctsBot(SearchBot):
         if len(moves) == 1:
             return Advice(moves[0], {}, 0)
         trust, heavy = self.trust, self.heavy
-        if self.model == "fitted":
-            trust, heavy = fitted_model(view, trust, heavy)
+        if self.model == "tuned":
+            trust, heavy = tuned_model(view, trust, heavy)
         sampler = Sampler(view, trust=trust, heavy=heavy, pool=self.pool)
         if self.use_kernel:
             return self.kernel_advice(view_worlds(view, sampler, rng), rng, moves)

@@ -72,12 +72,12 @@ def uniform_marginals(view: View) -> dict[int, list[float]]:
 #: forecast of an expert's hidden hands the sharp model scores below uniform
 #: (``passing-game bench --beliefs``). docs/STRENGTH.md, issue 16, has both.
 #: Other formats keep the soft default.
-FITTED: dict[tuple[int, bool], tuple[float, float]] = {(2, False): (0.05, 1.0)}
+TUNED: dict[tuple[int, bool], tuple[float, float]] = {(2, False): (0.05, 1.0)}
 
 
-def fitted_model(view: View, trust: float, heavy: float) -> tuple[float, float]:
-    """``FITTED``'s ``(trust, heavy)`` for the view's format, else the given ones."""
-    return FITTED.get((view.rules.players, view.rules.partnerships), (trust, heavy))
+def tuned_model(view: View, trust: float, heavy: float) -> tuple[float, float]:
+    """``TUNED``'s ``(trust, heavy)`` for the view's format, else the given ones."""
+    return TUNED.get((view.rules.players, view.rules.partnerships), (trust, heavy))
 
 
 def check_trust(trust: float) -> float:
