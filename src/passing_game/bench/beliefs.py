@@ -37,7 +37,7 @@ from rich.console import Console
 from rich.table import Table
 
 from passing_game.bench.report import heading, md_table, preamble, replace_block
-from passing_game.bench.suite import Machine, machine
+from passing_game.bench.suite import Machine, machine, with_load_after
 from passing_game.bots import fair_names, is_cheating, make, names
 from passing_game.bots.sampling import BONEYARD, Sampler, uniform_marginals
 from passing_game.moves import Draw, Pass
@@ -398,16 +398,7 @@ def run_beliefs_bench(
             if len(result.positions) >= positions:
                 break
     result.seconds = time.perf_counter() - start
-    after = machine()
-    result.machine = Machine(
-        before.cores,
-        before.cpu,
-        before.python,
-        before.date,
-        before.system,
-        before.load_before,
-        after.load_before,
-    )
+    result.machine = with_load_after(before)
     return result
 
 

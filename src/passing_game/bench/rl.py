@@ -33,7 +33,7 @@ from passing_game.bench.report import (
     targets_table,
     times,
 )
-from passing_game.bench.suite import Machine, machine
+from passing_game.bench.suite import Machine, machine, with_load_after
 
 #: The batch sizes measured by default (issue 15).
 SIZES = (1, 64, 1024, 4096)
@@ -194,16 +194,7 @@ def run_rl_bench(
             RlRow(env, opp, n, median(got), min(got), max(got), median(spent) if spent else None)
         )
     result.memory = speeds.memory_per_env(players, MEMORY_SIZE)
-    after = machine()
-    result.machine = Machine(
-        before.cores,
-        before.cpu,
-        before.python,
-        before.date,
-        before.system,
-        before.load_before,
-        after.load_before,
-    )
+    result.machine = with_load_after(before)
     return result
 
 

@@ -15,7 +15,7 @@ import statistics
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from passing_game.bench import ours
@@ -107,6 +107,11 @@ class Machine:
     system: str
     load_before: tuple[float, float, float]
     load_after: tuple[float, float, float] = (0.0, 0.0, 0.0)
+
+
+def with_load_after(before: Machine) -> Machine:
+    """``before`` with the load average now as its ``load_after``: a run's machine line."""
+    return replace(before, load_after=machine().load_before)
 
 
 @dataclass
