@@ -219,21 +219,30 @@ def scramble_hidden(match: Match, seat: int, rng: random.Random) -> Deal:
 def test_only_the_seats_view_is_searched() -> None:
     """Round 1 replayed from a deal whose hidden tiles (the other hand, the boneyard)
     are scrambled gives the same decisions' views and the very same evaluations."""
-    match = expert_game(8, target=200)
     seat = 0
-    original = [d for d in an.decisions(match, seat) if d.round == 1]
-    moves = match.rounds[0].moves
-    for attempt in range(20):
-        deal = scramble_hidden(match, seat, random.Random(attempt))
-        other = Match(match.rules, deals=[deal])
-        try:
-            for move in moves:
-                other.play(move)
-        except ValueError:
-            continue  # the scramble changed how the round ends (a block): try another
-        break
-    else:
+    usable = None
+    # a game whose round 1 leaves seat 1 hidden tiles to scramble (not one it dominoed)
+    for game_seed in range(8, 30):
+        match = expert_game(game_seed, target=200)
+        moves = match.rounds[0].moves
+        for attempt in range(50):
+            deal = scramble_hidden(match, seat, random.Random(attempt))
+            if deal.hands[1] == match.rounds[0].deal.hands[1]:
+                continue  # only the boneyard moved: not the test of a hidden hand
+            other = Match(match.rules, deals=[deal])
+            try:
+                for move in moves:
+                    other.play(move)
+            except ValueError:
+                continue  # the scramble changed how the round ends (a block): try another
+            usable = match, other
+            break
+        if usable:
+            break
+    if usable is None:
         pytest.fail("no usable scramble")
+    match, other = usable
+    original = [d for d in an.decisions(match, seat) if d.round == 1]
     assert other.rounds[0].deal.hands[1] != match.rounds[0].deal.hands[1]
     scrambled = [d for d in an.decisions(other, seat) if d.round == 1]
     assert [d.view for d in scrambled] == [d.view for d in original]

@@ -50,7 +50,6 @@ from passing_game.bots import kernel, make
 from passing_game.bots.explain import Advice, describe
 from passing_game.bots.fast import MAX_NODES, seed_from, view_worlds
 from passing_game.bots.ismcts import REWARD_SCALE, IsmctsBot, advice_from_stats, search_tree
-from passing_game.bots.sampling import Sampler
 from passing_game.match import Match
 from passing_game.moves import Move, code_to_move, parse_move
 from passing_game.round import Round
@@ -67,7 +66,7 @@ COSTLIEST = 3
 #: The bot level that analyses.
 ANALYST = "expert"
 #: Names the method; a change to it (thresholds, runs, the search) must change this.
-METHOD = "expert-pooled-1"
+METHOD = "expert-pooled-2"
 #: Marks, weakest first.
 MARKS = ("mistake", "blunder")
 
@@ -170,7 +169,7 @@ def search_stats(bot: IsmctsBot, view: View) -> tuple[dict[int, tuple[int, float
     """One ISMCTS search of ``view`` as ``bot.advise`` runs it: ``{code: (visits, summed
     points)}`` of the root's moves and the iterations run."""
     rng = bot.rng(view)
-    sampler = Sampler(view, trust=bot.trust, heavy=bot.heavy, pool=bot.pool)
+    sampler = bot.sampler(view)
     iterations = bot.iterations if bot.iterations is not None else 2**62
     if bot.use_kernel:
         done, _nodes, children = kernel.search_ismcts(
@@ -183,6 +182,7 @@ def search_stats(bot: IsmctsBot, view: View) -> tuple[dict[int, tuple[int, float
             True,
             seed_from(rng),
             MAX_NODES,
+            bot.weights,
         )
         return {code: (visits, reward * REWARD_SCALE) for code, visits, reward in children}, done
     root, done = search_tree(
@@ -194,6 +194,7 @@ def search_stats(bot: IsmctsBot, view: View) -> tuple[dict[int, tuple[int, float
         bot.exploration,
         bot.eps,
         opponent_policy=bot.opponent_policy,
+        weights=bot.weights,
     )
     stats = {
         code: (child.visits, child.reward * REWARD_SCALE) for code, child in root.children.items()

@@ -240,6 +240,14 @@ class IsmctsBot(SearchBot):
             raise ValueError(f"opponent_policy must be in [0, 1], got {opponent_policy!r}")
         self.opponent_policy = opponent_policy
 
+    def sampler(self, view: View) -> Sampler:
+        """The guesses of the hidden tiles this bot searches, with its opponent model
+        (``model="tuned"``: ``sampling.TUNED``'s for the view's format)."""
+        trust, heavy = self.trust, self.heavy
+        if self.model == "tuned":
+            trust, heavy = tuned_model(view, trust, heavy)
+        return Sampler(view, trust=trust, heavy=heavy, pool=self.pool)
+
     def advise(self, view: View) -> Advice:
         moves = view.legal_moves()
         if not moves:
@@ -247,10 +255,7 @@ class IsmctsBot(SearchBot):
         rng = self.rng(view)
         if len(moves) == 1:
             return Advice(moves[0], {}, 0)
-        trust, heavy = self.trust, self.heavy
-        if self.model == "tuned":
-            trust, heavy = tuned_model(view, trust, heavy)
-        sampler = Sampler(view, trust=trust, heavy=heavy, pool=self.pool)
+        sampler = self.sampler(view)
         if self.use_kernel:
             return self.kernel_advice(view_worlds(view, sampler, rng), rng, moves)
         root, done = search_tree(
