@@ -48,8 +48,7 @@ from typing import Any
 
 from passing_game.bots import kernel, make
 from passing_game.bots.explain import Advice, describe
-from passing_game.bots.fast import MAX_NODES, seed_from, view_worlds
-from passing_game.bots.ismcts import REWARD_SCALE, IsmctsBot, advice_from_stats, search_tree
+from passing_game.bots.ismcts import REWARD_SCALE, IsmctsBot, advice_from_stats
 from passing_game.match import Match
 from passing_game.moves import Move, code_to_move, parse_move
 from passing_game.round import Round
@@ -168,38 +167,8 @@ def decisions(
 def search_stats(bot: IsmctsBot, view: View) -> tuple[dict[int, tuple[int, float]], int]:
     """One ISMCTS search of ``view`` as ``bot.advise`` runs it: ``{code: (visits, summed
     points)}`` of the root's moves and the iterations run."""
-    rng = bot.rng(view)
-    sampler = bot.sampler(view)
-    iterations = bot.iterations if bot.iterations is not None else 2**62
-    if bot.use_kernel:
-        done, _nodes, children = kernel.search_ismcts(
-            view_worlds(view, sampler, rng),
-            iterations,
-            bot.seconds or 0.0,
-            bot.exploration,
-            bot.eps,
-            bot.opponent_policy,
-            True,
-            seed_from(rng),
-            MAX_NODES,
-            bot.weights,
-        )
-        return {code: (visits, reward * REWARD_SCALE) for code, visits, reward in children}, done
-    root, done = search_tree(
-        sampler.sample,
-        view.seat,
-        rng,
-        bot.iterations,
-        bot.seconds,
-        bot.exploration,
-        bot.eps,
-        opponent_policy=bot.opponent_policy,
-        weights=bot.weights,
-    )
-    stats = {
-        code: (child.visits, child.reward * REWARD_SCALE) for code, child in root.children.items()
-    }
-    return stats, done
+    stats, done = bot.search_stats(view)
+    return {code: (visits, reward * REWARD_SCALE) for code, (visits, reward) in stats.items()}, done
 
 
 def evaluate(

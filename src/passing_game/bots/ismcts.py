@@ -252,12 +252,19 @@ class IsmctsBot(SearchBot):
         moves = view.legal_moves()
         if not moves:
             raise ValueError(f"it is not seat {view.seat}'s turn (seat {view.to_move} is to move)")
-        rng = self.rng(view)
         if len(moves) == 1:
             return Advice(moves[0], {}, 0)
+        stats, done = self.search_stats(view)
+        return advice_from_stats(stats, done, moves)
+
+    def search_stats(self, view: View) -> tuple[dict[int, tuple[int, float]], int]:
+        """One search of ``view`` (the seat to move's): ``{code: (visits, summed
+        reward)}`` of the root's moves, rewards in points / ``REWARD_SCALE``, and
+        the iterations run. ``advise`` and the game analysis both read it."""
+        rng = self.rng(view)
         sampler = self.sampler(view)
         if self.use_kernel:
-            return self.kernel_advice(view_worlds(view, sampler, rng), rng, moves)
+            return self.kernel_stats(view_worlds(view, sampler, rng), rng)
         root, done = search_tree(
             sampler.sample,
             view.seat,
@@ -269,12 +276,12 @@ class IsmctsBot(SearchBot):
             opponent_policy=self.opponent_policy,
             weights=self.weights,
         )
-        return advice_from_root(root, done, moves)
+        return {code: (child.visits, child.reward) for code, child in root.children.items()}, done
 
-    def kernel_advice(
-        self, worlds: tuple[object, ...], rng: random.Random, moves: list[Move]
-    ) -> Advice:
-        """Run the search on the compiled kernel from the given worlds."""
+    def kernel_stats(
+        self, worlds: tuple[object, ...], rng: random.Random
+    ) -> tuple[dict[int, tuple[int, float]], int]:
+        """``search_stats`` on the compiled kernel from the given worlds."""
         done, _nodes, children = kernel.search_ismcts(
             worlds,
             self.iterations if self.iterations is not None else 2**62,
@@ -287,9 +294,14 @@ class IsmctsBot(SearchBot):
             MAX_NODES,
             self.weights,
         )
-        return advice_from_stats(
-            {code: (visits, reward) for code, visits, reward in children}, done, moves
-        )
+        return {code: (visits, reward) for code, visits, reward in children}, done
+
+    def kernel_advice(
+        self, worlds: tuple[object, ...], rng: random.Random, moves: list[Move]
+    ) -> Advice:
+        """Run the search on the compiled kernel from the given worlds."""
+        stats, done = self.kernel_stats(worlds, rng)
+        return advice_from_stats(stats, done, moves)
 
     def __repr__(self) -> str:
         return (

@@ -52,10 +52,10 @@ def fitness(
     eps: float = 0.1,
 ) -> float:
     """Points a round of ``weights`` against ``opponent``, over both formats."""
+    a = None if weights is None else tuple(weights)
+    b = None if opponent is None else tuple(opponent)
     total = 0.0
     for k, rules in enumerate(FORMATS):
-        a = None if weights is None else tuple(weights)
-        b = None if opponent is None else tuple(opponent)
         total += kernel.duel(rules, a, b, eps, deals, seed * 7 + k) / (2 * deals)
     return total / len(FORMATS)
 
