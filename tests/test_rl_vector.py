@@ -437,7 +437,7 @@ def _against_bot(
 
 
 class _Dice:
-    """The C random opponent's stream (DECISIONS P35 (12)): splitmix64 from the
+    """The C random opponent's stream (DECISIONS P35): splitmix64 from the
     first 8 bytes of the episode's deal digest, one draw a choice."""
 
     def __init__(self, digest: bytes) -> None:

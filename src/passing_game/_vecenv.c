@@ -12,7 +12,7 @@
  * the observation returned is the next seat to move's, or, once the round is
  * over, the view of the seat that made the last move. Against opponents (the
  * greedy and heuristic bots, ported here move for move, and a uniformly
- * random one, DECISIONS P35 (12)) the learner holds
+ * random one, DECISIONS P35) the learner holds
  * one seat and the bots move inside step() until its turn, as in
  * PassingGame-v0. An episode is a round or a match (R8, D5). Every deal is
  * Round.new's or Match's: a 24-byte BLAKE2b digest of the seed and round
@@ -365,7 +365,7 @@ static int greedy(const RState *s) {
 
 /* bots.simple.RandomBot's choice, uniform over the legal moves, from the
  * game's own stream rather than RandomBot's seeded Mersenne Twister (so not
- * the same choices: DECISIONS P35 (12)). The modulo's bias is below 2**-57. */
+ * the same choices: DECISIONS P35). The modulo's bias is below 2**-57. */
 static int uniform(Game *g) {
     int legal[MAX_MOVES], k = rules_legal(&g->st, legal);
     return legal[splitmix64(&g->dice) % (uint64_t)k];
