@@ -278,6 +278,23 @@ def test_ismcts_search_is_deterministic_legal_and_counts_every_iteration() -> No
         assert done == 300 and nodes <= 16
 
 
+def test_playout_and_tree_opponent_policies_are_separate() -> None:
+    """``weights`` steer the playouts only and ``opponent_weights`` the opponents'
+    moves in the tree only: each changes the search's statistics on its own."""
+    from passing_game.bots.fast import round_worlds
+
+    follow = (0.0, 0.0, 1.0, 0.0, 0.0)
+    changed = {"playouts": 0, "tree": 0}
+    for rnd in _positions(20, seed=6):
+        worlds = round_worlds(rnd, boneyard_known=False)
+        args = (worlds, 400, 0.0, 0.7, 0.0, 1.0, True, 9, 100_000)
+        plain = kernel.search_ismcts(*args)
+        assert kernel.search_ismcts(*args, None, None) == plain
+        changed["playouts"] += kernel.search_ismcts(*args, follow, None) != plain
+        changed["tree"] += kernel.search_ismcts(*args, None, follow) != plain
+    assert changed["playouts"] > 0 and changed["tree"] > 0
+
+
 def test_search_entry_points_refuse_bad_input() -> None:
     from passing_game.bots.fast import round_worlds
 
@@ -297,15 +314,15 @@ def test_search_entry_points_refuse_bad_input() -> None:
         with pytest.raises(ValueError):
             ext.search_flat(*worlds, moves, 1, 1, 0.0, True, 1)
         with pytest.raises(ValueError):
-            ext.search_ismcts(*worlds, 10, 0.0, 0.7, 0.1, 1.0, True, 1, 1000, None)
+            ext.search_ismcts(*worlds, 10, 0.0, 0.7, 0.1, 1.0, True, 1, 1000, None, None)
     with pytest.raises(ValueError):  # a move that is not legal
         ext.search_flat(*good, [0, 1, 2, 3] * 20, 1, 1, 0.0, True, 1)
     with pytest.raises(ValueError):  # the searcher is not to move
         ext.search_ismcts(
-            *good[:10], (seat + 1) % rnd.rules.players, 10, 0, 0.7, 0, 1, 1, 1, 100, None
+            *good[:10], (seat + 1) % rnd.rules.players, 10, 0, 0.7, 0, 1, 1, 1, 100, None, None
         )
     with pytest.raises(ValueError):  # decreasing weights
         pool = (good[0] * 2, good[1] * 2, [2.0, 1.0], kernel.WORLD_POOL, *good[4:])
         ext.sample_worlds(*pool, 1, 1)
     with pytest.raises(ValueError):
-        ext.search_ismcts(*good, 0, 0.0, 0.7, 0.1, 1.0, True, 1, 1000, None)
+        ext.search_ismcts(*good, 0, 0.0, 0.7, 0.1, 1.0, True, 1, 1000, None, None)

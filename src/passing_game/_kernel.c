@@ -331,12 +331,13 @@ static double now_seconds(void) {
  * a guessed world per iteration, UCB1 with availability counts among the
  * children legal in that world, one new node per iteration (and chance
  * nodes for the tile the searcher draws), opponents following the policy
- * with probability ``opponent_policy``, a policy playout, and the sides'
+ * with probability ``opponent_policy`` (the policy ``opp``), a playout with
+ * the policy ``pol``, and the sides'
  * utilities backed up. Stops after ``iterations`` or ``seconds`` (if > 0).
  * Returns the iterations run; the root is node 0. A full tree stops growing
  * (the walk then ends in a playout). */
 static long ismcts(const Worlds *w, Tree *t, long iterations, double seconds, double exploration,
-                   const Pol *pol, int relative, double opponent_policy, Rng *r) {
+                   const Pol *pol, const Pol *opp, int relative, double opponent_policy, Rng *r) {
     RState s;
     int32_t path[MAX_PATH];
     int moves[MAX_MOVES];
@@ -356,7 +357,7 @@ static long ismcts(const Worlds *w, Tree *t, long iterations, double seconds, do
             int mover = s.to_move;
             if (opp_threshold && mover != seat &&
                 (opp_always || (uint32_t)(rng_next(r) >> 32) < opp_threshold)) {
-                int code = policy(&s, r, pol);
+                int code = policy(&s, r, opp);
                 int32_t child = tree_find(t, node, code);
                 if (child < 0) child = tree_add(t, node, code, side_of(&s, mover));
                 rules_apply(&s, code);
@@ -946,14 +947,17 @@ done:
 PyDoc_STRVAR(search_ismcts_doc,
 "search_ismcts(hands_pool, bones_pool, cum, mode, left, right, to_move, passes,\n"
 "players, flags, seat, iterations, seconds, exploration, eps, opponent_policy,\n"
-"relative, seed, max_nodes, weights) -> (iterations run, nodes, [(code, visits, reward)])\n\n"
-"Single-observer ISMCTS for ``seat`` (see bots.ismcts); returns the root's\n"
-"children with their visits and summed rewards (points / 20).");
+"relative, seed, max_nodes, weights, opponent_weights) -> (iterations run, nodes,\n"
+"[(code, visits, reward)])\n\n"
+"Single-observer ISMCTS for ``seat`` (see bots.ismcts); ``weights`` steer the\n"
+"playouts, ``opponent_weights`` the opponents' moves in the tree (None: the\n"
+"heaviest tile). Returns the root's children with their visits and summed\n"
+"rewards (points / 20).");
 
 static PyObject *search_ismcts(PyObject *Py_UNUSED(self), PyObject *const *args,
                                Py_ssize_t nargs) {
-    if (nargs != 20) {
-        PyErr_SetString(PyExc_TypeError, "search_ismcts takes 20 arguments");
+    if (nargs != 21) {
+        PyErr_SetString(PyExc_TypeError, "search_ismcts takes 21 arguments");
         return NULL;
     }
     Worlds w;
@@ -989,11 +993,11 @@ static PyObject *search_ismcts(PyObject *Py_UNUSED(self), PyObject *const *args,
     }
     tree_add(&t, -1, -1, -1);
     Rng r = {seed};
-    Pol pol = {eps_threshold(eps), 0, {0}};
-    if (read_weights(args[19], &pol) < 0) goto done;
+    Pol pol = {eps_threshold(eps), 0, {0}}, opp = {eps_threshold(eps), 0, {0}};
+    if (read_weights(args[19], &pol) < 0 || read_weights(args[20], &opp) < 0) goto done;
     long done_iterations;
     Py_BEGIN_ALLOW_THREADS
-    done_iterations = ismcts(&w, &t, iterations, seconds, exploration, &pol, relative,
+    done_iterations = ismcts(&w, &t, iterations, seconds, exploration, &pol, &opp, relative,
                              opponent_policy, &r);
     Py_END_ALLOW_THREADS
     PyObject *children = PyList_New(0);

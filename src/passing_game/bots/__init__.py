@@ -64,7 +64,8 @@ LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
 FROZEN: dict[str, tuple[str, dict[str, Any]]] = {
     # The ``expert`` level of commit 5f2ff52 (issue 16): ISMCTS at 20,000
     # iterations with the sampler's opponent model of then, the heaviest-tile
-    # playout policy (``weights=None``, the only one then), on the compiled
+    # policy in playouts and for opponents in the tree (``weights=None``,
+    # ``opponent_weights=None``, the only one then), on the compiled
     # kernel only (its moves are the kernel's; the pure-Python search draws
     # other random numbers, so without the kernel ``make`` refuses it).
     "expert-5f2ff52": (
@@ -81,6 +82,7 @@ FROZEN: dict[str, tuple[str, dict[str, Any]]] = {
             "pool": 400,
             "weights": None,
             "model": None,
+            "opponent_weights": None,
         },
     ),
 }

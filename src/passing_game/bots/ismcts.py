@@ -90,6 +90,7 @@ def search_tree(
     relative: bool = True,
     opponent_policy: float = 0.0,
     weights: tuple[float, ...] | None = None,
+    opponent_weights: tuple[float, ...] | None = None,
 ) -> tuple[Node, int]:
     """Run ISMCTS from ``seat``'s point of view; returns the root and the iterations run.
 
@@ -117,7 +118,7 @@ def search_tree(
                 and mover != seat
                 and (opponent_policy >= 1.0 or rng.random() < opponent_policy)
             ):
-                code = policy_move(state, rng, eps, weights)
+                code = policy_move(state, rng, eps, opponent_weights)
                 child = children.get(code)
                 if child is None:
                     child = Node(state.side_of(mover))
@@ -188,9 +189,9 @@ class IsmctsBot(SearchBot):
     the opponent model of the sampler (``sampling.Sampler``);
     ``opponent_policy`` how often opponents in the tree follow the default
     policy instead of UCB1; ``exploration`` is UCB1's constant and ``eps``
-    the share of random plays in playouts. ``weights`` make the playouts and
-    the opponents in the tree follow the learned policy
-    (``bots.policy.FEATURES``; None: the heaviest tile). ``model="tuned"``
+    the share of random plays in playouts. ``weights`` make the playouts
+    follow the learned policy (``bots.policy.FEATURES``; None: the heaviest
+    tile), ``opponent_weights`` the opponents' moves in the tree. ``model="tuned"``
     replaces ``trust`` and ``heavy`` by ``sampling.TUNED``'s for the
     round's format, where it has one.
     """
@@ -211,12 +212,14 @@ class IsmctsBot(SearchBot):
         pool: int = 400,
         weights: tuple[float, ...] | list[float] | str | None = None,
         model: str | None = None,
+        opponent_weights: tuple[float, ...] | list[float] | str | None = None,
     ) -> None:
         super().__init__(seed)
         if model not in (None, "tuned"):
             raise ValueError(f"model must be None or 'tuned', got {model!r}")
         self.model = model
         self.weights = check_weights(weights)
+        self.opponent_weights = check_weights(opponent_weights)
         self.engine = engine
         self.use_kernel = use_kernel(engine)
         if isinstance(pool, bool) or not isinstance(pool, int) or pool < 1:
@@ -275,6 +278,7 @@ class IsmctsBot(SearchBot):
             self.eps,
             opponent_policy=self.opponent_policy,
             weights=self.weights,
+            opponent_weights=self.opponent_weights,
         )
         return {code: (child.visits, child.reward) for code, child in root.children.items()}, done
 
@@ -293,6 +297,7 @@ class IsmctsBot(SearchBot):
             seed_from(rng),
             MAX_NODES,
             self.weights,
+            self.opponent_weights,
         )
         return {code: (visits, reward) for code, visits, reward in children}, done
 

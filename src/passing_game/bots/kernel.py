@@ -169,9 +169,11 @@ def search_ismcts(
     seed: int,
     max_nodes: int,
     weights: tuple[float, ...] | None = None,
+    opponent_weights: tuple[float, ...] | None = None,
 ) -> tuple[int, int, list[tuple[int, int, float]]]:
     """ISMCTS; ``(iterations run, tree nodes, [(code, visits, summed reward)])``;
-    ``weights``: the learned playout policy's (None: the heaviest tile)."""
+    ``weights``: the learned policy's in the playouts, ``opponent_weights`` for
+    the opponents' moves in the tree (None: the heaviest tile)."""
     done, nodes, children = _need().search_ismcts(
         *worlds,
         iterations,
@@ -183,5 +185,6 @@ def search_ismcts(
         seed,
         max_nodes,
         weights,
+        opponent_weights,
     )
     return int(done), int(nodes), list(children)
