@@ -19,9 +19,9 @@ from passing_game.bots.playmodel import (
     PASS_KEY,
     Reader,
     check_coefficients,
+    decision_log_prob,
     decisions,
     fitted_for,
-    hand_then,
     log_prob,
     option_features,
 )
@@ -87,11 +87,7 @@ def test_the_fast_reader_is_the_plain_definition() -> None:
             sampler = Sampler(view, trust=1.0, heavy=0.0)
             for _ in range(3):
                 hands, _bone = sampler.uniform(rng)
-                plain = sum(
-                    log_prob(c, hand_then(hands, d), d.left, d.right, d.train, d.can_draw, d.choice)
-                    / (1 + d.draws_after)
-                    for d in found
-                )
+                plain = sum(decision_log_prob(c, hands, d) for d in found)
                 assert reader.log_weight(hands) == pytest.approx(plain, abs=1e-9)
             rnd.play(bots[view.seat].choose(view))
 
@@ -191,3 +187,28 @@ def test_the_fit_beats_uniform_choice_on_a_fixed_dataset() -> None:
     assert ll > uniform_choice(d) + 0.3 * d.decisions
     assert beta[FEATURES.index("pips")] > 0
     assert beta[FEATURES.index("pass_fits")] < 0
+
+
+def test_a_pass_that_ends_the_round_is_marked() -> None:
+    """D3: after the other seat's pass, a pass ends the round."""
+    rnd = opening(Play(Tile(6, 1)), Play(Tile(1, 1)), PASS, PASS)
+    assert rnd.is_over
+    first, second = decisions(rnd.view(1), seats={0, 1})[-2:]
+    assert first.choice == second.choice == PASS_KEY
+    assert not first.closes and second.closes
+    assert (first.seat, first.partner, first.rivals) == (1, 0, 5)
+
+
+@pytest.mark.skipif((2, False) not in FITTED, reason="no fit for 2 players")
+def test_the_fit_reads_the_experts_passes() -> None:
+    """R4.4: a pass with a six in hand is less likely than without; less so
+    when the pass ends the round (D3), which the expert also does holding tiles."""
+    c = FITTED[(2, False)]
+    six, no_six = mask_of(tiles("6-1", "3-3")), mask_of(tiles("1-3", "3-3"))
+    gaps = []
+    for closes in (False, True):
+        with_fit = log_prob(c, six, 6, 6, 0, False, PASS_KEY, closes, 0, 2)
+        without = log_prob(c, no_six, 6, 6, 0, False, PASS_KEY, closes, 0, 2)
+        assert with_fit < without == 0.0  # no six and no draw: the pass is the only option
+        gaps.append(without - with_fit)
+    assert gaps[1] < gaps[0]

@@ -103,6 +103,9 @@ DRAW_KEY = (-2, -2, -2)
 
 #: The fitted coefficients by format ``(players, partnerships)``, one per
 #: feature. Formats without a fit read moves with the hand-made model.
+#: 2 players: the ``expert`` level on every seat, 2,000 rounds (the last
+#: fifth held out), ``python -m passing_game.bots.fitting --seed 1000
+#: --rounds 2000 --players 2`` (docs/STRENGTH.md has what it scores).
 FITTED: dict[tuple[int, bool], tuple[float, ...]] = {
     (2, False): (
         3.1875,
@@ -394,6 +397,25 @@ def hand_then(hands: list[int], d: Decision) -> int:
     if d.choice[0] >= 0:
         hand |= BIT[d.choice[0]]
     return hand
+
+
+def decision_log_prob(coefficients: tuple[float, ...], hands: list[int], d: Decision) -> float:
+    """``d``'s log-probability for the hand ``hands`` gives its seat then,
+    tempered by the seat's draws since (the plain computation of ``Reader``)."""
+    hand = hand_then(hands, d)
+    p = log_prob(
+        coefficients,
+        hand,
+        d.left,
+        d.right,
+        d.train,
+        d.can_draw,
+        d.choice,
+        d.closes,
+        d.partner,
+        d.rivals,
+    )
+    return p / (1 + d.draws_after)
 
 
 class Reader:
