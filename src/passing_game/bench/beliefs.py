@@ -79,13 +79,19 @@ Factory = Callable[[View, int], Beliefs]
 
 @dataclass(frozen=True)
 class SamplerModel:
-    """The search bots' ``Sampler`` with one opponent model (picklable, for ``--jobs``)."""
+    """The search bots' ``Sampler`` with one opponent model (picklable, for ``--jobs``).
+
+    ``fitted``: the model of play fitted to the expert (``playmodel.FITTED``)
+    for the round's format, where there is one (else ``trust`` and ``heavy``).
+    """
 
     trust: float = 0.3
     heavy: float = 0.15
+    fitted: bool = False
 
     def __call__(self, view: View, pool: int) -> Sampler:
-        return Sampler(view, trust=self.trust, heavy=self.heavy, pool=pool)
+        model = "fitted" if self.fitted else None
+        return Sampler(view, trust=self.trust, heavy=self.heavy, pool=pool, model=model)
 
 
 @dataclass(frozen=True)
@@ -106,6 +112,7 @@ MODELS: tuple[Model, ...] = (
     Model("default (trust=0.3, heavy=0.15)", SamplerModel()),
     Model("passes and draws only (trust=0.05, heavy=0)", SamplerModel(trust=0.05, heavy=0.0)),
     Model("hard (trust=0.05, heavy=1.0)", SamplerModel(trust=0.05, heavy=1.0)),
+    Model("fitted to the expert's play (playmodel.FITTED)", SamplerModel(fitted=True)),
 )
 
 

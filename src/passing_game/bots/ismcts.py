@@ -215,8 +215,8 @@ class IsmctsBot(SearchBot):
         opponent_weights: tuple[float, ...] | list[float] | str | None = None,
     ) -> None:
         super().__init__(seed)
-        if model not in (None, "tuned"):
-            raise ValueError(f"model must be None or 'tuned', got {model!r}")
+        if model not in (None, "tuned", "fitted"):
+            raise ValueError(f"model must be None, 'tuned' or 'fitted', got {model!r}")
         self.model = model
         self.weights = check_weights(weights)
         self.opponent_weights = check_weights(opponent_weights)
@@ -245,11 +245,14 @@ class IsmctsBot(SearchBot):
 
     def sampler(self, view: View) -> Sampler:
         """The guesses of the hidden tiles this bot searches, with its opponent model
-        (``model="tuned"``: ``sampling.TUNED``'s for the view's format)."""
+        (``model="tuned"``: ``sampling.TUNED``'s for the view's format;
+        ``model="fitted"``: ``playmodel.FITTED``'s model of play for it, else
+        as ``"tuned"``)."""
         trust, heavy = self.trust, self.heavy
-        if self.model == "tuned":
+        if self.model in ("tuned", "fitted"):
             trust, heavy = tuned_model(view, trust, heavy)
-        return Sampler(view, trust=trust, heavy=heavy, pool=self.pool)
+        fitted = "fitted" if self.model == "fitted" else None
+        return Sampler(view, trust=trust, heavy=heavy, pool=self.pool, model=fitted)
 
     def advise(self, view: View) -> Advice:
         moves = view.legal_moves()

@@ -21,6 +21,13 @@ A seat shown to have passed or drawn while holding a fitting tile (it laid
 more fitting tiles afterwards than it drew) is a deliberate passer, and its
 pass and draw evidence counts only half as much (``sqrt(trust)``).
 
+With ``model="fitted"`` (``playmodel.FITTED``: a model of play fitted to
+the expert's own play) the hand-made model gives way to policy-based
+inference: a deal is weighted by the probability of every decision the
+others made (plays, draws and passes alike, the lead included) under that
+model of their play, for the hands the deal gives them then
+(``playmodel.Reader``).
+
 Deals are drawn by sampling-importance-resampling: a pool of uniform deals
 is weighted once, then each guess is drawn from the pool by weight. The
 same pool gives each unseen tile's chance of being in each hand or in the
@@ -36,6 +43,7 @@ from bisect import bisect_right
 from itertools import accumulate
 
 from passing_game.bots.knowledge import Knowledge, read
+from passing_game.bots.playmodel import Reader, check_coefficients, decisions, fitted_for
 from passing_game.state import State
 from passing_game.tiles import BIT, PIPS, bits
 from passing_game.views import View
@@ -99,14 +107,33 @@ class Sampler:
 
     ``trust`` and ``heavy`` set the opponent model (``trust=1`` and
     ``heavy=0`` give uniform deals); ``pool`` is how many uniform deals are
-    weighted before drawing.
+    weighted before drawing. ``model="fitted"`` replaces that model by the
+    model of play fitted for the view's format (``playmodel.FITTED``; a
+    format without a fit keeps ``trust`` and ``heavy``), and ``model`` given
+    as coefficients of ``playmodel`` by that model of play.
     """
 
     def __init__(
-        self, view: View, trust: float = 0.3, heavy: float = 0.15, pool: int = 400
+        self,
+        view: View,
+        trust: float = 0.3,
+        heavy: float = 0.15,
+        pool: int = 400,
+        model: str | tuple[float, ...] | None = None,
     ) -> None:
         self.trust = check_trust(trust)
         self.heavy = float(heavy)
+        self.reader: Reader | None = None
+        if model == "fitted":
+            policy = fitted_for(view.rules)
+        elif model is None or isinstance(model, tuple):
+            policy = model
+        else:
+            raise ValueError(f"model must be None, 'fitted' or coefficients, got {model!r}")
+        if policy is not None:
+            self.reader = Reader(check_coefficients(policy), decisions(view))
+            # the fitted model reads every move; the hand-made one stays out
+            trust, self.heavy = 1.0, 0.0
         self.view = view
         self.know: Knowledge = read(view)
         self.unseen = bits(self.know.unseen)
@@ -123,7 +150,7 @@ class Sampler:
         }
         # (seat, open mask, tiles laid later, draws after, trust)
         self.events: list[tuple[int, int, int, int, float]] = []
-        if self.trust < 1.0:
+        if trust < 1.0:
             for ev in self.know.evidence:
                 factor = math.sqrt(self.trust) if ev.seat in deliberate else self.trust
                 self.events.append((ev.seat, ev.open_mask, ev.later, ev.draws_after, factor))
@@ -140,6 +167,8 @@ class Sampler:
     @property
     def informed(self) -> bool:
         """Whether any evidence weighs the deals (else they are uniform)."""
+        if self.reader is not None:
+            return bool(self.reader.decisions)
         return bool(self.events or self.play_events)
 
     def uniform(self, rng: random.Random) -> tuple[list[int], list[int]]:
@@ -159,6 +188,8 @@ class Sampler:
 
     def weight(self, hands: list[int]) -> float:
         """How likely the others' actions were, had they held ``hands``."""
+        if self.reader is not None:
+            return self.reader.weight(hands)
         w = 1.0
         for seat, open_mask, later, drawn, factor in self.events:
             held = hands[seat] | later
@@ -182,7 +213,13 @@ class Sampler:
 
     def _fill(self, rng: random.Random) -> None:
         deals = [self.uniform(rng) for _ in range(self.pool_size)]
-        weights = [self.weight(hands) for hands, _bone in deals]
+        if self.reader is not None:
+            # in logs, scaled by the best deal's, so that no product underflows
+            logs = [self.reader.log_weight(hands) for hands, _bone in deals]
+            top = max(logs)
+            weights = [math.exp(x - top) for x in logs]
+        else:
+            weights = [self.weight(hands) for hands, _bone in deals]
         self._deals = deals
         self._cum = list(accumulate(weights))
 

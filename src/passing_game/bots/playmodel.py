@@ -1,0 +1,584 @@
+"""A model of how a seat plays, to read its moves with (issue 16).
+
+Policy-based inference (after Rebstock, Solinas, Buro & Sturtevant,
+"Policy Based Inference in Trick-Taking Card Games", IEEE CoG 2019): a guess
+of the hidden hands is as likely as the others' actual moves would have been,
+had they held the tiles it gives them. This module is the "how likely": a
+conditional logit (softmax) over the seat's options at one decision, each
+option scored by a linear function of ``FEATURES``. The features need only
+the seat's hand at the time and public facts (the open ends, the train, the
+boneyard), which is what a guessed deal supplies.
+
+The options are the distinct outcomes of ``legality.legal_codes`` under the
+default rules: each play by the ends it leaves (a tile that fits only one
+number once; on an empty train each tile once), the draw while the boneyard
+allows it (R4.3), and the pass, always open (R4.4). A pass or a draw with a
+fitting tile in hand is a choice the model prices (R4.4, R4.5), not a fact.
+
+The coefficients are fitted by maximum likelihood to the decisions of
+seeded self-play (``bots.fitting``, which needs numpy) and ship as the
+constants ``FITTED``, so reading moves needs no numpy.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from passing_game.moves import Draw, Play
+from passing_game.rules import LOCKED_TILES, Rules
+from passing_game.tiles import BIT, DOUBLE, HIGH, LOW, OTHER, PIPS, SUIT_MASKS, mask_pips
+from passing_game.views import View
+
+#: Every tile, as a mask.
+FULL = (1 << 28) - 1
+
+#: What an option is scored by, in the order of the coefficients. A play: its
+#: pips / 12; whether it is a double; whether no fitting tile in hand has
+#: more pips; how many of the seat's other tiles fit the new ends / 7; how
+#: many tiles the seat cannot see (others' hands, boneyard) fit them / 7; how
+#: many numbers the seat's other tiles still show / 7. A pass, a draw: an
+#: intercept each (against the plays), and each crossed with whether a tile
+#: in hand fits, how many fit / 7, the hand's size / 7 and the empty train
+#: (the lead). Then the pass that ends the round (every other seat passed
+#: since the last play or draw, D3), alone and with a fitting tile in hand;
+#: and the margin: the seat's side's count less its rivals', as the seat can
+#: estimate it (its own pips, the others' tiles at the mean pips of the tiles
+#: it cannot see) / ``MARGIN_SCALE``, with the pass, the closing pass and
+#: the draw: a seat ahead on the count gains by ending the round.
+FEATURES: tuple[str, ...] = (
+    "pips",
+    "double",
+    "heaviest",
+    "follow",
+    "open",
+    "variety",
+    "pass",
+    "pass_fits",
+    "pass_fitting",
+    "pass_size",
+    "pass_lead",
+    "draw",
+    "draw_fits",
+    "draw_fitting",
+    "draw_size",
+    "draw_lead",
+    "pass_closes",
+    "pass_closes_fits",
+    "pass_margin",
+    "pass_closes_margin",
+    "draw_margin",
+)
+(
+    PIP,
+    DBL,
+    HEAVIEST,
+    FOLLOW,
+    OPEN,
+    VARIETY,
+    PASS,
+    PASS_FITS,
+    PASS_FITTING,
+    PASS_SIZE,
+    PASS_LEAD,
+    DRAW,
+    DRAW_FITS,
+    DRAW_FITTING,
+    DRAW_SIZE,
+    DRAW_LEAD,
+    PASS_CLOSES,
+    PASS_CLOSES_FITS,
+    PASS_MARGIN,
+    PASS_CLOSES_MARGIN,
+    DRAW_MARGIN,
+) = range(len(FEATURES))
+
+#: The margin's scale in pips.
+MARGIN_SCALE = 20
+
+#: The option keys of a pass and a draw; a play's key is ``(tile, a, b)``,
+#: ``a <= b`` the ends it leaves.
+PASS_KEY = (-1, -1, -1)
+DRAW_KEY = (-2, -2, -2)
+
+#: The fitted coefficients by format ``(players, partnerships)``, one per
+#: feature. Formats without a fit read moves with the hand-made model.
+#: 2 players: the ``expert`` level on every seat, 2,000 rounds (the last
+#: fifth held out), ``python -m passing_game.bots.fitting --seed 1000
+#: --rounds 2000 --players 2`` (docs/STRENGTH.md has what it scores).
+FITTED: dict[tuple[int, bool], tuple[float, ...]] = {
+    (2, False): (
+        3.1875,
+        1.0863,
+        -0.2378,
+        1.5057,
+        -4.3464,
+        1.0968,
+        -1.7361,
+        -4.5304,
+        1.2072,
+        2.0866,
+        -6.4471,
+        -6.4776,
+        -3.6833,
+        -6.1860,
+        3.8207,
+        -0.1516,
+        -1.5023,
+        2.2397,
+        -1.6261,
+        -1.2202,
+        -0.0670,
+    ),
+}
+
+
+def fitted_for(rules: Rules) -> tuple[float, ...] | None:
+    """``FITTED``'s coefficients for a format, or None (no fit: other players
+    or partnerships, or a passing or drawing variant the fit did not play)."""
+    if rules.passing != "free" or rules.draw != "ends-turn":
+        return None
+    return FITTED.get((rules.players, rules.partnerships))
+
+
+def check_coefficients(coefficients: object) -> tuple[float, ...]:
+    """Validate coefficients: one finite number per feature."""
+    if (
+        not isinstance(coefficients, (tuple, list))
+        or len(coefficients) != len(FEATURES)
+        or not all(
+            isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c)
+            for c in coefficients
+        )
+    ):
+        raise ValueError(f"coefficients must be {len(FEATURES)} finite numbers ({FEATURES})")
+    return tuple(float(c) for c in coefficients)
+
+
+def outcomes(tile: int, left: int, right: int) -> list[tuple[int, int]]:
+    """The distinct ends (sorted pairs) laying ``tile`` can leave on ends
+    ``left`` and ``right`` (``left < 0``: the empty train; [] if it fits none).
+
+    >>> from passing_game.tiles import Tile
+    >>> outcomes(Tile(2, 5).index, -1, -1), outcomes(Tile(2, 5).index, 2, 4)
+    ([(2, 5)], [(4, 5)])
+    """
+    if left < 0:
+        return [(LOW[tile], HIGH[tile])]
+    out = []
+    o = OTHER[tile * 7 + left]
+    if o >= 0:
+        out.append((min(o, right), max(o, right)))
+    if right != left:
+        o = OTHER[tile * 7 + right]
+        if o >= 0:
+            pair = (min(left, o), max(left, o))
+            if pair not in out:
+                out.append(pair)
+    return out
+
+
+def open_mask(left: int, right: int) -> int:
+    """The tiles that fit ends ``left`` and ``right`` (every tile on the empty train)."""
+    return FULL if left < 0 else SUIT_MASKS[left] | SUIT_MASKS[right]
+
+
+def _shown(hand: int) -> int:
+    return sum(1 for n in range(7) if hand & SUIT_MASKS[n])
+
+
+def margin(hand: int, train: int, partner: int, rivals: int) -> float:
+    """The count of the seat's side less its rivals' as the seat estimates it,
+    / ``MARGIN_SCALE``: its pips, and ``partner`` and ``rivals`` tiles at the
+    mean pips of the tiles it cannot see (others' hands, boneyard)."""
+    unseen = FULL & ~train & ~hand
+    count = unseen.bit_count()
+    mean = mask_pips(unseen) / count if count else 0.0
+    return (mask_pips(hand) + (partner - rivals) * mean) / MARGIN_SCALE
+
+
+def option_features(
+    hand: int,
+    left: int,
+    right: int,
+    train: int,
+    can_draw: bool,
+    closes: bool = False,
+    partner: int = 0,
+    rivals: int = 0,
+) -> list[tuple[tuple[int, int, int], list[float]]]:
+    """Every option of a seat holding ``hand`` on ends ``left``, ``right``
+    (``-1``: the empty train) with ``train`` laid: ``(key, features)``.
+    ``closes``: a pass ends the round (D3); ``partner`` and ``rivals``: the
+    tiles in the partner's hand and in the rivals' hands.
+
+    The plain definition of the features (``bots.fitting`` fits on it);
+    ``Reader`` computes the same scores faster.
+    """
+    fitting = hand & open_mask(left, right)
+    tiles = [t for t in range(28) if fitting >> t & 1]
+    heaviest = max((PIPS[t] for t in tiles), default=-1)
+    lead = 1.0 if left < 0 else 0.0
+    out: list[tuple[tuple[int, int, int], list[float]]] = []
+    for t in tiles:
+        rest = hand & ~BIT[t]
+        for a, b in outcomes(t, left, right):
+            ends = SUIT_MASKS[a] | SUIT_MASKS[b]
+            f = [0.0] * len(FEATURES)
+            f[PIP] = PIPS[t] / 12
+            f[DBL] = 1.0 if DOUBLE[t] else 0.0
+            f[HEAVIEST] = 1.0 if PIPS[t] == heaviest else 0.0
+            f[FOLLOW] = (rest & ends).bit_count() / 7
+            f[OPEN] = (FULL & ~train & ~hand & ends).bit_count() / 7
+            f[VARIETY] = _shown(rest) / 7
+            out.append(((t, a, b), f))
+    fits = 1.0 if tiles else 0.0
+    count = len(tiles) / 7
+    size = hand.bit_count() / 7
+    f = [0.0] * len(FEATURES)
+    f[PASS], f[PASS_FITS], f[PASS_FITTING], f[PASS_SIZE] = 1.0, fits, count, size
+    f[PASS_LEAD] = lead
+    ahead = margin(hand, train, partner, rivals)
+    close = 1.0 if closes else 0.0
+    f[PASS_CLOSES], f[PASS_CLOSES_FITS] = close, close * fits
+    f[PASS_MARGIN], f[PASS_CLOSES_MARGIN] = ahead, close * ahead
+    out.append((PASS_KEY, f))
+    if can_draw:
+        f = [0.0] * len(FEATURES)
+        f[DRAW], f[DRAW_FITS], f[DRAW_FITTING], f[DRAW_SIZE] = 1.0, fits, count, size
+        f[DRAW_LEAD], f[DRAW_MARGIN] = lead, ahead
+        out.append((DRAW_KEY, f))
+    return out
+
+
+def log_prob(
+    coefficients: tuple[float, ...],
+    hand: int,
+    left: int,
+    right: int,
+    train: int,
+    can_draw: bool,
+    choice: tuple[int, int, int],
+    closes: bool = False,
+    partner: int = 0,
+    rivals: int = 0,
+) -> float:
+    """The log-probability of ``choice`` under the model (the plain computation)."""
+    scores = {
+        key: sum(c * x for c, x in zip(coefficients, f, strict=True))
+        for key, f in option_features(hand, left, right, train, can_draw, closes, partner, rivals)
+    }
+    top = max(scores.values())
+    total = sum(math.exp(s - top) for s in scores.values())
+    return scores[choice] - top - math.log(total)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """Seat ``seat`` chose ``choice`` (an option key) on ends ``left``, ``right``
+    (``-1``: the empty train) with ``train`` laid and a draw allowed or not;
+    a pass would have ended the round or not (``closes``); its partner and
+    its rivals then held ``partner`` and ``rivals`` tiles.
+
+    ``later`` holds the tiles it laid afterwards, ``draws_after`` how many it
+    drew from then on, this turn's draw included (as ``knowledge.Evidence``):
+    its hand then was its hand now plus ``later`` (plus the tile laid), less
+    that many of its tiles, which cannot be told apart.
+    """
+
+    seat: int
+    left: int
+    right: int
+    train: int
+    can_draw: bool
+    choice: tuple[int, int, int]
+    later: int
+    draws_after: int
+    closes: bool = False
+    partner: int = 0
+    rivals: int = 0
+
+
+def decisions(view: View, seats: set[int] | None = None) -> list[Decision]:
+    """The decisions of the other seats (or of ``seats``) in ``view``'s history."""
+    wanted = {s for s in range(view.rules.players) if s != view.seat} if seats is None else seats
+    bone = view.boneyard_size + sum(isinstance(turn.move, Draw) for turn in view.history)
+    players = view.rules.players
+    sizes = [view.rules.hand_size] * players
+    passes = 0
+    left = right = -1
+    train = 0
+    # per turn: (seat, tile laid or -1, drew?)
+    turns: list[tuple[int, int, bool]] = []
+    raw: list[tuple[int, int, int, int, bool, tuple[int, int, int], int, bool, int, int]] = []
+    for position, turn in enumerate(view.history):
+        move = turn.move
+        can_draw = bone > LOCKED_TILES
+        closes = passes >= players - 1
+        partner, rivals = sides(view.rules, turn.seat, sizes)
+        if isinstance(move, Play):
+            t = move.tile.index
+            if left < 0:
+                new = (LOW[t], HIGH[t])
+            elif move.end == "left":
+                new = (OTHER[t * 7 + left], right)
+            else:
+                new = (left, OTHER[t * 7 + right])
+            choice = (t, min(new), max(new))
+            turns.append((turn.seat, t, False))
+        else:
+            drew = isinstance(move, Draw)
+            choice = DRAW_KEY if drew else PASS_KEY
+            turns.append((turn.seat, -1, drew))
+        if turn.seat in wanted:
+            raw.append(
+                (position, turn.seat, left, right, can_draw, choice, train, closes, partner, rivals)
+            )
+        if isinstance(move, Play):
+            train |= BIT[move.tile.index]
+            left, right = new
+            sizes[turn.seat] -= 1
+            passes = 0
+        elif isinstance(move, Draw):
+            bone -= 1
+            sizes[turn.seat] += 1
+            passes = 0
+        else:
+            passes += 1
+    out = []
+    for (
+        position,
+        seat,
+        left_then,
+        right_then,
+        can_draw,
+        choice,
+        train_then,
+        closes,
+        partner,
+        rivals,
+    ) in raw:
+        later = 0
+        draws_after = 0
+        for s, t, drew in turns[position:]:
+            if s == seat:
+                if t >= 0 and t != choice[0]:
+                    later |= BIT[t]
+                draws_after += drew
+        out.append(
+            Decision(
+                seat,
+                left_then,
+                right_then,
+                train_then,
+                can_draw,
+                choice,
+                later,
+                draws_after,
+                closes,
+                partner,
+                rivals,
+            )
+        )
+    return out
+
+
+def sides(rules: Rules, seat: int, sizes: list[int]) -> tuple[int, int]:
+    """The tiles in ``seat``'s partner's hand (0 without partnerships) and in its rivals'."""
+    if rules.partnerships:
+        partner = sizes[(seat + 2) % 4]
+        return partner, sizes[(seat + 1) % 4] + sizes[(seat + 3) % 4]
+    return 0, sum(sizes) - sizes[seat]
+
+
+def hand_then(hands: list[int], d: Decision) -> int:
+    """The hand a deal gives ``d``'s seat at the time, blurred by its later draws."""
+    hand = hands[d.seat] | d.later
+    if d.choice[0] >= 0:
+        hand |= BIT[d.choice[0]]
+    return hand
+
+
+def decision_log_prob(coefficients: tuple[float, ...], hands: list[int], d: Decision) -> float:
+    """``d``'s log-probability for the hand ``hands`` gives its seat then,
+    tempered by the seat's draws since (the plain computation of ``Reader``)."""
+    hand = hand_then(hands, d)
+    p = log_prob(
+        coefficients,
+        hand,
+        d.left,
+        d.right,
+        d.train,
+        d.can_draw,
+        d.choice,
+        d.closes,
+        d.partner,
+        d.rivals,
+    )
+    return p / (1 + d.draws_after)
+
+
+class Reader:
+    """Weighs deals by how likely the decisions ``decisions`` were under the
+    model with ``coefficients``: the product of each decision's probability
+    for the hand the deal gives the seat then, each raised to
+    ``1 / (1 + draws since)`` (the hand then is known less well after draws).
+
+    The same numbers as ``log_prob``, computed with what does not depend on
+    the deal worked out once.
+    """
+
+    def __init__(self, coefficients: tuple[float, ...], found: list[Decision]) -> None:
+        c = check_coefficients(coefficients)
+        self.coefficients = c
+        self.decisions = found
+        self._follow_open = (c[FOLLOW] - c[OPEN]) / 7
+        self._heaviest = c[HEAVIEST]
+        self._variety = c[VARIETY] / 7
+        # per decision: (seat, later | tile laid, open mask, lead?, can draw?,
+        #   {tile: [(ends mask, static score, chosen?)]}, choice kind, temper,
+        #   closes?, train, partner, rivals)
+        self._prepared = [self._prepare(d) for d in found]
+
+    def _prepare(
+        self, d: Decision
+    ) -> tuple[
+        int,
+        int,
+        int,
+        float,
+        bool,
+        dict[int, list[tuple[int, float, bool]]],
+        int,
+        float,
+        float,
+        int,
+        int,
+        int,
+    ]:
+        c = self.coefficients
+        mask = open_mask(d.left, d.right)
+        per_tile: dict[int, list[tuple[int, float, bool]]] = {}
+        for t in range(28):
+            if not mask >> t & 1 or d.train >> t & 1:
+                continue
+            rows = []
+            for a, b in outcomes(t, d.left, d.right):
+                ends = SUIT_MASKS[a] | SUIT_MASKS[b]
+                unseen = (FULL & ~d.train & ends).bit_count()
+                static = (
+                    c[PIP] * PIPS[t] / 12
+                    + c[DBL] * DOUBLE[t]
+                    - c[FOLLOW] / 7
+                    + c[OPEN] * unseen / 7
+                )
+                rows.append((ends, static, d.choice == (t, a, b)))
+            per_tile[t] = rows
+        fixed = d.later | (BIT[d.choice[0]] if d.choice[0] >= 0 else 0)
+        kind = 0 if d.choice[0] >= 0 else (1 if d.choice == PASS_KEY else 2)
+        lead = 1.0 if d.left < 0 else 0.0
+        return (
+            d.seat,
+            fixed,
+            mask,
+            lead,
+            d.can_draw,
+            per_tile,
+            kind,
+            1.0 / (1 + d.draws_after),
+            1.0 if d.closes else 0.0,
+            d.train,
+            d.partner,
+            d.rivals,
+        )
+
+    def log_weight(self, hands: list[int]) -> float:
+        """The tempered log-likelihood of the decisions, had the seats held ``hands``."""
+        c = self.coefficients
+        k_follow = self._follow_open
+        k_heavy = self._heaviest
+        k_var = self._variety
+        total = 0.0
+        exp = math.exp
+        for (
+            seat,
+            fixed,
+            mask,
+            lead,
+            can_draw,
+            per_tile,
+            kind,
+            temper,
+            close,
+            train,
+            partner,
+            rivals,
+        ) in self._prepared:
+            hand = hands[seat] | fixed
+            fit = hand & mask
+            nfit = 0
+            heaviest = -1
+            m = fit
+            while m:
+                low = m & -m
+                t = low.bit_length() - 1
+                if PIPS[t] > heaviest:
+                    heaviest = PIPS[t]
+                nfit += 1
+                m ^= low
+            size = hand.bit_count() / 7
+            fits = 1.0 if nfit else 0.0
+            ahead = margin(hand, train, partner, rivals)
+            count = nfit / 7
+            s_pass = (
+                c[PASS]
+                + c[PASS_FITS] * fits
+                + c[PASS_FITTING] * count
+                + c[PASS_SIZE] * size
+                + c[PASS_LEAD] * lead
+                + c[PASS_CLOSES] * close
+                + c[PASS_CLOSES_FITS] * close * fits
+                + (c[PASS_MARGIN] + c[PASS_CLOSES_MARGIN] * close) * ahead
+            )
+            chosen = s_pass if kind == 1 else 0.0
+            z = exp(s_pass)
+            if can_draw:
+                s_draw = (
+                    c[DRAW]
+                    + c[DRAW_FITS] * fits
+                    + c[DRAW_FITTING] * count
+                    + c[DRAW_SIZE] * size
+                    + c[DRAW_LEAD] * lead
+                    + c[DRAW_MARGIN] * ahead
+                )
+                z += exp(s_draw)
+                if kind == 2:
+                    chosen = s_draw
+            if nfit:
+                shown = 0
+                single = 0
+                for n in range(7):
+                    held = (hand & SUIT_MASKS[n]).bit_count()
+                    if held:
+                        shown += 1
+                        if held == 1:
+                            single |= 1 << n
+                m = fit
+                while m:
+                    low = m & -m
+                    t = low.bit_length() - 1
+                    m ^= low
+                    lo, hi = LOW[t], HIGH[t]
+                    variety = shown - (single >> lo & 1) - (lo != hi and single >> hi & 1)
+                    base = k_var * variety + (k_heavy if PIPS[t] == heaviest else 0.0)
+                    for ends, static, is_choice in per_tile[t]:
+                        s = static + base + k_follow * (hand & ends).bit_count()
+                        z += exp(s)
+                        if is_choice:
+                            chosen = s
+            total += temper * (chosen - math.log(z))
+        return total
+
+    def weight(self, hands: list[int]) -> float:
+        """``exp(log_weight(hands))``: a deal's weight, up to a common factor."""
+        return math.exp(self.log_weight(hands))
