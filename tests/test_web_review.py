@@ -182,7 +182,7 @@ def test_an_uploaded_record_and_bad_files(store: SqliteStore) -> None:
 def test_the_analysis_runs_shows_progress_and_is_cached(
     store: SqliteStore, analyst: review.Analyst
 ) -> None:
-    text = expert_record(2, target=30, keep_heaviest=True)
+    text = expert_record(9, target=30, keep_heaviest=True)
     record = json.loads(text)
     with time_limit(180), client_for(store) as client:
         token = csrf(client)

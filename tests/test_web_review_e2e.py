@@ -106,7 +106,7 @@ def test_the_analysis_marks_a_deliberate_blunder(
     errors = watch_errors(page)
     page.set_viewport_size(DESKTOP)
     path = tmp_path / "blunder.json"
-    path.write_text(expert_record(2, target=30, keep_heaviest=True))
+    path.write_text(expert_record(9, target=30, keep_heaviest=True))
     open_record(page, server, path)
     assert page.locator("#replay-seat option").all_inner_texts()[1].endswith("Blunderer")
     analyse(page, 0)

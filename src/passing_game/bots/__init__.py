@@ -50,7 +50,10 @@ LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("greedy", {}),
     "medium": ("heuristic", {}),
     "hard": ("pimc", {"worlds": 1000}),
-    "expert": ("ismcts", {"iterations": DEFAULT_ITERATIONS, "model": "tuned"}),
+    "expert": (
+        "ismcts",
+        {"iterations": DEFAULT_ITERATIONS, "model": "fitted", "opponent_policy": 0.5},
+    ),
 }
 
 #: Frozen bots, yardsticks for the arena: a past level under a name that says

@@ -22,9 +22,11 @@ too, on statistics pooled over every guess, which plays each opponent as if
 it did not know its own hand. With ``opponent_policy=p`` (default 1) an
 opponent's move is instead, with probability ``p``, the default policy's
 move for the hand it holds in that guess (an opponent model that sees its
-own tiles); ``p=0`` is the textbook algorithm. On duplicate deals the
-default scored clearly more than ``p=0`` against ``greedy`` and at least
-as much against ``heuristic`` and against ``p=0`` itself.
+own tiles); ``p=0`` is the textbook algorithm. The best ``p`` depends on
+who sits there: the default ``p=1`` suits opponents that play as the
+policy does (``greedy``), a mix suits strong ones, whose passes and plays
+UCB1 then searches too; the ``expert`` level uses ``p=0.5``
+(docs/STRENGTH.md has the measurements).
 
 Budgets: ``iterations`` (deterministic: same seed and view, same move) and
 ``seconds`` (stops at the first of the two; a wall-clock budget depends on

@@ -103,9 +103,13 @@ DRAW_KEY = (-2, -2, -2)
 
 #: The fitted coefficients by format ``(players, partnerships)``, one per
 #: feature. Formats without a fit read moves with the hand-made model.
-#: 2 players: the ``expert`` level on every seat, 2,000 rounds (the last
-#: fifth held out), ``python -m passing_game.bots.fitting --seed 1000
-#: --rounds 2000 --players 2`` (docs/STRENGTH.md has what it scores).
+#: 2 players: the ``expert`` level of commit bb0b281 (the tuned model,
+#: ``opponent_policy=1``) on every seat, 2,000 rounds (the last fifth held
+#: out), ``python -m passing_game.bots.fitting --seed 1000 --rounds 2000
+#: --players 2`` run at that commit. 4 players in partnerships: the same
+#: with ``--bot expert-5f2ff52 --rounds 800 --players 4 --partnerships``
+#: (the level played as that frozen bot there then). docs/STRENGTH.md has
+#: what they score.
 FITTED: dict[tuple[int, bool], tuple[float, ...]] = {
     (2, False): (
         3.1875,
@@ -129,6 +133,29 @@ FITTED: dict[tuple[int, bool], tuple[float, ...]] = {
         -1.6261,
         -1.2202,
         -0.0670,
+    ),
+    (4, True): (
+        5.0894,
+        1.1894,
+        0.0672,
+        2.5102,
+        -3.4438,
+        3.3134,
+        0.5820,
+        -1.4024,
+        1.1892,
+        -1.8449,
+        -4.0652,
+        -6.9556,
+        -4.9713,
+        -0.8501,
+        1.8641,
+        -0.0069,
+        -1.9201,
+        2.8582,
+        -1.5455,
+        -0.3000,
+        0.8874,
     ),
 }
 
