@@ -195,7 +195,9 @@ class IsmctsBot(SearchBot):
     follow the learned policy (``bots.policy.FEATURES``; None: the heaviest
     tile), ``opponent_weights`` the opponents' moves in the tree. ``model="tuned"``
     replaces ``trust`` and ``heavy`` by ``sampling.TUNED``'s for the
-    round's format, where it has one.
+    round's format, where it has one; ``model="fitted"`` reads the other
+    seats' moves with ``playmodel.FITTED``'s model of play where the format
+    has a fit, else as ``"tuned"``.
     """
 
     name: ClassVar[str] = "ismcts"
