@@ -28,11 +28,10 @@ from pathlib import Path
 from typing import Any
 
 from passing_game.bots import make
-from passing_game.bots.playmodel import DRAW_KEY, FEATURES, PASS_KEY, option_features, sides
-from passing_game.moves import Draw, Play
+from passing_game.bots.playmodel import FEATURES, option_features, option_key, sides
 from passing_game.round import Round
 from passing_game.rules import LOCKED_TILES, Rules
-from passing_game.tiles import OTHER, mask_of
+from passing_game.tiles import mask_of
 
 #: A recorded decision: the hand then, the ends (``-1``: empty train), the
 #: train, whether a draw was allowed, the option chosen, whether a pass would
@@ -59,17 +58,7 @@ def play_rounds(
             move = bots[seat].choose(view)
             left, right = view.ends if view.ends is not None else (-1, -1)
             train = mask_of(p.tile for p in view.train)
-            if isinstance(move, Play):
-                t = move.tile.index
-                if left < 0:
-                    a, b = move.tile.low, move.tile.high
-                elif move.end == "left":
-                    a, b = OTHER[t * 7 + left], right
-                else:
-                    a, b = left, OTHER[t * 7 + right]
-                choice = (t, min(a, b), max(a, b))
-            else:
-                choice = DRAW_KEY if isinstance(move, Draw) else PASS_KEY
+            choice = option_key(move, left, right)
             partner, rivals = sides(rules, seat, list(view.hand_sizes))
             records.append(
                 (

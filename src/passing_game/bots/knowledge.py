@@ -74,6 +74,23 @@ class Knowledge:
         return mask_pips(self.unseen) / n if n else 0.0
 
 
+def afterwards(
+    turns: list[tuple[int, int, bool]], position: int, seat: int, laid: int
+) -> tuple[int, int]:
+    """What ``seat`` did from history ``position`` on, ``turns`` giving per
+    position the seat, the tile laid (-1: none) and whether it drew: the
+    tiles it laid, ``laid`` left out, as a mask (``Evidence.later``), and how
+    many tiles it drew, the draw at ``position`` included (``draws_after``)."""
+    later = 0
+    draws_after = 0
+    for s, t, drew in turns[position:]:
+        if s == seat:
+            if t >= 0 and t != laid:
+                later |= 1 << t
+            draws_after += drew
+    return later, draws_after
+
+
 def read(view: View) -> Knowledge:
     """Replay the public history of ``view`` and collect what it shows."""
     players = view.rules.players
@@ -111,14 +128,7 @@ def read(view: View) -> Knowledge:
     evidence = []
     plays = []
     for kind, seat, open_mask, numbers, position, laid in moments:
-        later = 0
-        draws_after = 0
-        for s, t, drew in turns[position:]:
-            if s != seat:
-                continue
-            if t >= 0 and t != laid:
-                later |= 1 << t
-            draws_after += drew
+        later, draws_after = afterwards(turns, position, seat, laid)
         if kind == "play":
             plays.append(PlayEvidence(seat, open_mask, laid, later, draws_after))
         else:

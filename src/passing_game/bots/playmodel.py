@@ -25,7 +25,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from passing_game.moves import Draw, Play
+from passing_game.bots.knowledge import afterwards
+from passing_game.moves import Draw, Move, Play
 from passing_game.rules import LOCKED_TILES, Rules
 from passing_game.tiles import BIT, DOUBLE, HIGH, LOW, OTHER, PIPS, SUIT_MASKS, mask_pips
 from passing_game.views import View
@@ -205,6 +206,25 @@ def outcomes(tile: int, left: int, right: int) -> list[tuple[int, int]]:
     return out
 
 
+def ends_after(tile: int, end: str, left: int, right: int) -> tuple[int, int]:
+    """The ends once ``tile`` is laid at ``end`` on ends ``left``, ``right``
+    (``-1``: the empty train)."""
+    if left < 0:
+        return LOW[tile], HIGH[tile]
+    if end == "left":
+        return OTHER[tile * 7 + left], right
+    return left, OTHER[tile * 7 + right]
+
+
+def option_key(move: Move, left: int, right: int) -> tuple[int, int, int]:
+    """The option ``move`` is on ends ``left``, ``right``: a play by its tile
+    and the ends it leaves (sorted), else ``PASS_KEY`` or ``DRAW_KEY``."""
+    if isinstance(move, Play):
+        a, b = ends_after(move.tile.index, move.end, left, right)
+        return move.tile.index, min(a, b), max(a, b)
+    return DRAW_KEY if isinstance(move, Draw) else PASS_KEY
+
+
 def open_mask(left: int, right: int) -> int:
     """The tiles that fit ends ``left`` and ``right`` (every tile on the empty train)."""
     return FULL if left < 0 else SUIT_MASKS[left] | SUIT_MASKS[right]
@@ -343,27 +363,16 @@ def decisions(view: View, seats: set[int] | None = None) -> list[Decision]:
         can_draw = bone > LOCKED_TILES
         closes = passes >= players - 1
         partner, rivals = sides(view.rules, turn.seat, sizes)
-        if isinstance(move, Play):
-            t = move.tile.index
-            if left < 0:
-                new = (LOW[t], HIGH[t])
-            elif move.end == "left":
-                new = (OTHER[t * 7 + left], right)
-            else:
-                new = (left, OTHER[t * 7 + right])
-            choice = (t, min(new), max(new))
-            turns.append((turn.seat, t, False))
-        else:
-            drew = isinstance(move, Draw)
-            choice = DRAW_KEY if drew else PASS_KEY
-            turns.append((turn.seat, -1, drew))
+        choice = option_key(move, left, right)
+        laid = move.tile.index if isinstance(move, Play) else -1
+        turns.append((turn.seat, laid, isinstance(move, Draw)))
         if turn.seat in wanted:
             raw.append(
                 (position, turn.seat, left, right, can_draw, choice, train, closes, partner, rivals)
             )
         if isinstance(move, Play):
             train |= BIT[move.tile.index]
-            left, right = new
+            left, right = ends_after(move.tile.index, move.end, left, right)
             sizes[turn.seat] -= 1
             passes = 0
         elif isinstance(move, Draw):
@@ -385,13 +394,7 @@ def decisions(view: View, seats: set[int] | None = None) -> list[Decision]:
         partner,
         rivals,
     ) in raw:
-        later = 0
-        draws_after = 0
-        for s, t, drew in turns[position:]:
-            if s == seat:
-                if t >= 0 and t != choice[0]:
-                    later |= BIT[t]
-                draws_after += drew
+        later, draws_after = afterwards(turns, position, seat, choice[0])
         out.append(
             Decision(
                 seat,
@@ -412,10 +415,10 @@ def decisions(view: View, seats: set[int] | None = None) -> list[Decision]:
 
 def sides(rules: Rules, seat: int, sizes: list[int]) -> tuple[int, int]:
     """The tiles in ``seat``'s partner's hand (0 without partnerships) and in its rivals'."""
-    if rules.partnerships:
-        partner = sizes[(seat + 2) % 4]
-        return partner, sizes[(seat + 1) % 4] + sizes[(seat + 3) % 4]
-    return 0, sum(sizes) - sizes[seat]
+    side = rules.side_of(seat)
+    partner = sum(n for s, n in enumerate(sizes) if s != seat and rules.side_of(s) == side)
+    rivals = sum(n for s, n in enumerate(sizes) if rules.side_of(s) != side)
+    return partner, rivals
 
 
 def hand_then(hands: list[int], d: Decision) -> int:
