@@ -35,15 +35,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import json
 import logging
 import math
 import mimetypes
 import re
 import time
-from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -70,6 +68,7 @@ from passing_game.rules import (
 from passing_game.web import i18n as page_i18n
 from passing_game.web.account_api import ROUTES as ACCOUNT_ROUTES
 from passing_game.web.accounts import SESSION_COOKIE, Accounts
+from passing_game.web.addresses import AddressLimits
 from passing_game.web.botplay import bot_choices, level_choices
 from passing_game.web.conn import Conn
 from passing_game.web.daily import ROUTES as DAILY_ROUTES
@@ -157,63 +156,6 @@ def _config(request: Request) -> JSONResponse:
 #: The highest game number the record download looks up (an SQL ``INTEGER``).
 MAX_GAME = 2**31 - 1
 _GAME = re.compile(r"[0-9]{1,10}")
-
-
-def address_key(host: str | None) -> str:
-    """Whom a request is counted against: its client address; IPv6 by its /64
-    network (one machine usually holds a whole /64)."""
-    if not host:
-        return "?"
-    try:
-        ip = ipaddress.ip_address(host)
-    except ValueError:
-        return host[:64]
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
-    return str(ip)
-
-
-class AddressLimits:
-    """A token bucket (``RateLimit``) per client address, ``rate`` requests a
-    second in bursts of ``burst``.
-
-    At most ``most`` addresses are kept: the one seen least recently is
-    forgotten first, so memory stays bounded whoever sends.
-
-    >>> limits = AddressLimits(rate=1, burst=2, most=2, clock=lambda: 0.0)
-    >>> [limits.wait("10.0.0.1") for _ in range(3)], limits.wait("10.0.0.2")
-    ([0.0, 0.0, 1.0], 0.0)
-    >>> limits.wait("10.0.0.3"), len(limits)
-    (0.0, 2)
-    """
-
-    def __init__(
-        self,
-        rate: float,
-        burst: float,
-        most: int = 4096,
-        clock: Callable[[], float] | None = None,
-    ) -> None:
-        self.rate, self.burst, self.most = rate, burst, most
-        self._clock = clock or time.monotonic
-        self._buckets: OrderedDict[str, RateLimit] = OrderedDict()
-
-    def __len__(self) -> int:
-        return len(self._buckets)
-
-    def wait(self, host: str | None) -> float:
-        """0 if ``host`` may make a request now (it is counted), else the seconds to wait."""
-        key = address_key(host)
-        bucket = self._buckets.get(key)
-        if bucket is None:
-            bucket = self._buckets[key] = RateLimit(self.rate, self.burst, clock=self._clock)
-            while len(self._buckets) > self.most:
-                self._buckets.popitem(last=False)
-        else:
-            self._buckets.move_to_end(key)
-        return 0.0 if bucket.allow() else bucket.retry_after()
 
 
 async def _record(request: Request) -> Response:

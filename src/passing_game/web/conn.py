@@ -74,9 +74,14 @@ class Conn:
         self.seat: int | None = None
         #: The hash of the seat token this connection sat down with.
         self.token_hash: str | None = None
-        #: The signed-in person on this connection (issue 13), if any.
+        #: The signed-in person on this connection (issue 13), if any, and the
+        #: hash of the session it opened with: checked again before every intent
+        #: (issue 22), and the socket closes when the session ends.
         self.user_id: str | None = None
         self.user_name: str | None = None
+        self.session_hash: str | None = None
+        #: Whom the client is counted against (``addresses.address_key``).
+        self.address = "?"
         self.limit = RateLimit()
         self.hinting = False
         self.closed = False

@@ -67,6 +67,7 @@ from passing_game.steps import build_steps
 from passing_game.web import frames
 from passing_game.web import i18n as page_i18n
 from passing_game.web.accounts import CSRF_COOKIE, CSRF_HEADER, csrf_ok
+from passing_game.web.addresses import AddressLimits
 from passing_game.web.protocol import MAX_NAME, ProtocolError, clean_code, shown
 from passing_game.web.store import Store
 
@@ -480,8 +481,6 @@ def worded(state: Mapping[str, Any], key: str, seat: int) -> dict[str, Any]:
 
 def _limits(request: Request, name: str, rate: float, burst: float) -> float:
     """Seconds this client must wait before ``name`` (0: go ahead, and it is counted)."""
-    from passing_game.web.app import AddressLimits  # app imports this module
-
     state = request.app.state
     limits = getattr(state, name, None)
     if limits is None:

@@ -45,7 +45,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 SeatKind = Literal["open", "human", "bot"]
 #: Why a stand-in bot plays a person's seat (docs/DECISIONS.md P26).
-AWAY_REASONS = ("left", "timeout", "offline", "invited")
+AWAY_REASONS = ("left", "timeout", "offline", "invited", "suspended")
 #: Who made a stored move when it was not the seat's own player.
 PLAYED_BY = ("timeout", "stand-in")
 
@@ -219,6 +219,35 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (record_hash, seat)
         )""",
     ),
+    # Version 5 (issue 22): accounts, sessions and ratings that hold under
+    # attack. Sign-in throttling keeps when the last attempt came; an
+    # account's known devices; a user name's look-alike key and the address
+    # an account was made from (hashed); whether a finished game was rated
+    # or aborted, in the transaction that keeps its record; per seat the
+    # hints taken and a rematch accepted; the daily deal per person (name
+    # and address, hashed); the site's own settings (the daily deal's
+    # secret when the environment gives none).
+    (
+        "ALTER TABLE web_attempts ADD COLUMN last DOUBLE PRECISION NOT NULL DEFAULT 0",
+        """CREATE TABLE IF NOT EXISTS web_devices (
+            user_id TEXT NOT NULL REFERENCES web_users (id),
+            device_hash TEXT NOT NULL,
+            seen DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (user_id, device_hash)
+        )""",
+        "ALTER TABLE web_users ADD COLUMN name_skeleton TEXT",
+        "ALTER TABLE web_users ADD COLUMN address_hash TEXT",
+        "CREATE INDEX IF NOT EXISTS web_users_skeleton ON web_users (name_skeleton)",
+        "ALTER TABLE web_games ADD COLUMN rating TEXT",
+        "ALTER TABLE web_seats ADD COLUMN hints INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE web_seats ADD COLUMN rematch INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE web_daily ADD COLUMN name_hash TEXT",
+        "ALTER TABLE web_daily ADD COLUMN address_hash TEXT",
+        """CREATE TABLE IF NOT EXISTS web_settings (
+            name TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        )""",
+    ),
 )
 
 #: The schema version this code reads and writes.
@@ -262,6 +291,10 @@ class SeatRow:
     seen: int = 0
     #: The account the seat belongs to (a signed-in person's), if any.
     user_id: str | None = None
+    #: Hints the person took in the current game (shown to the other people).
+    hints: int = 0
+    #: Whether the person accepted a rematch of the finished game.
+    rematch: bool = False
 
 
 @dataclass(frozen=True)
@@ -381,8 +414,14 @@ class Store(ABC):
         """Record that ``seat`` resigned ``game``."""
 
     @abstractmethod
-    def finish_game(self, code: str, game: int, record: str) -> None:
-        """Mark a game over and keep its record (JSON text)."""
+    def finish_game(
+        self, code: str, game: int, record: str, also: Callable[[Tx], Any] | None = None
+    ) -> None:
+        """Mark a game over and keep its record (JSON text).
+
+        ``also`` runs inside the same transaction (a rated game's ratings,
+        ``ratings.rate_tx``): the record is kept with them or not at all.
+        """
 
     @abstractmethod
     def start_game(self, code: str, game: int, seed: int) -> None:
@@ -598,7 +637,8 @@ class _SqlStore(Store):
         )
 
     _SEAT_COLUMNS = (
-        "kind, name, level, token_hash, bank, timeouts, away, invite_hash, seen, user_id"
+        "kind, name, level, token_hash, bank, timeouts, away, invite_hash, seen, user_id,"
+        " hints, rematch"
     )
 
     @staticmethod
@@ -614,13 +654,15 @@ class _SqlStore(Store):
             seat.invite_hash,
             seat.seen,
             seat.user_id,
+            seat.hints,
+            int(seat.rematch),
         )
 
     def _insert_seat(self, cur: Any, code: str, seat: SeatRow) -> None:
         self._exec(
             cur,
             f"INSERT INTO web_seats (code, seat, {self._SEAT_COLUMNS})"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (code, seat.seat, *self._seat_values(seat)),
         )
 
@@ -656,6 +698,8 @@ class _SqlStore(Store):
                     invite_hash=s[8],
                     seen=int(s[9]),
                     user_id=s[10],
+                    hints=int(s[11]),
+                    rematch=bool(s[12]),
                 )
                 for s in self._exec(
                     cur,
@@ -723,8 +767,8 @@ class _SqlStore(Store):
             done = self._exec(
                 cur,
                 "UPDATE web_seats SET kind = ?, name = ?, level = ?, token_hash = ?, bank = ?,"
-                " timeouts = ?, away = ?, invite_hash = ?, seen = ?, user_id = ?"
-                " WHERE code = ? AND seat = ?",
+                " timeouts = ?, away = ?, invite_hash = ?, seen = ?, user_id = ?, hints = ?,"
+                " rematch = ? WHERE code = ? AND seat = ?",
                 (*self._seat_values(seat), code, seat.seat),
             ).rowcount
             if done != 1:
@@ -808,13 +852,17 @@ class _SqlStore(Store):
             if done != 1:
                 raise StoreError(f"table {code} has no game {game} that goes on")
 
-    def finish_game(self, code: str, game: int, record: str) -> None:
+    def finish_game(
+        self, code: str, game: int, record: str, also: Callable[[Tx], Any] | None = None
+    ) -> None:
         with self._transaction() as cur:
             self._exec(
                 cur,
                 "UPDATE web_games SET finished = 1, record = ? WHERE code = ? AND game = ?",
                 (record, code, game),
             )
+            if also is not None:
+                also(Tx(self, cur))
 
     def start_game(self, code: str, game: int, seed: int) -> None:
         with self._transaction() as cur:
@@ -1266,8 +1314,10 @@ class AsyncStore:
     async def resign(self, code: str, game: int, seat: int) -> None:
         await self._call(self.store.resign, code, game, seat)
 
-    async def finish_game(self, code: str, game: int, record: str) -> None:
-        await self._call(self.store.finish_game, code, game, record)
+    async def finish_game(
+        self, code: str, game: int, record: str, also: Callable[[Tx], Any] | None = None
+    ) -> None:
+        await self._call(self.store.finish_game, code, game, record, also)
 
     async def start_game(self, code: str, game: int, seed: int) -> None:
         await self._call(self.store.start_game, code, game, seed)

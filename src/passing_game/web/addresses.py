@@ -1,0 +1,92 @@
+"""Whom a request or a socket is counted against: its client's address.
+
+Every limit that is kept per client (the record download, replays and
+analyses, sign-in and sign-up, the daily deal's one attempt per person)
+names the client the same way, ``address_key``: the IPv4 address, or the
+IPv6 /64 network (one machine usually holds a whole /64, so counting single
+IPv6 addresses would count nothing). Behind a proxy the address is the one
+uvicorn believed from ``X-Forwarded-For`` (``FORWARDED_ALLOW_IPS``,
+docs/DEPLOY.md).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from passing_game.web.protocol import RateLimit
+
+
+def address_key(host: str | None) -> str:
+    """Whom a request is counted against: its client address; IPv6 by its /64
+    network (one machine usually holds a whole /64).
+
+    >>> address_key("2001:db8::1") == address_key("2001:db8::ffff:1")
+    True
+    >>> address_key("::ffff:10.0.0.7"), address_key(None)
+    ('10.0.0.7', '?')
+    """
+    if not host:
+        return "?"
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host[:64]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+def client_key(connection: Any) -> str:
+    """``address_key`` of a Starlette request's or WebSocket's client."""
+    client = getattr(connection, "client", None)
+    return address_key(client.host if client else None)
+
+
+class AddressLimits:
+    """A token bucket (``RateLimit``) per client address, ``rate`` requests a
+    second in bursts of ``burst``.
+
+    At most ``most`` addresses are kept: the one seen least recently is
+    forgotten first, so memory stays bounded whoever sends.
+
+    >>> limits = AddressLimits(rate=1, burst=2, most=2, clock=lambda: 0.0)
+    >>> [limits.wait("10.0.0.1") for _ in range(3)], limits.wait("10.0.0.2")
+    ([0.0, 0.0, 1.0], 0.0)
+    >>> limits.wait("10.0.0.3"), len(limits)
+    (0.0, 2)
+    """
+
+    def __init__(
+        self,
+        rate: float,
+        burst: float,
+        most: int = 4096,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        self.rate, self.burst, self.most = rate, burst, most
+        self._clock = clock or time.monotonic
+        self._buckets: OrderedDict[str, RateLimit] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+    def wait(self, host: str | None) -> float:
+        """0 if ``host`` may make a request now (it is counted), else the seconds to wait."""
+        key = address_key(host)
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = self._buckets[key] = RateLimit(self.rate, self.burst, clock=self._clock)
+            while len(self._buckets) > self.most:
+                self._buckets.popitem(last=False)
+        else:
+            self._buckets.move_to_end(key)
+        return 0.0 if bucket.allow() else bucket.retry_after()
+
+
+__all__ = ["AddressLimits", "address_key", "client_key"]
