@@ -10,6 +10,7 @@ standings of teams and of players who left; a game taken out of the ratings.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 from collections.abc import Iterator
@@ -59,12 +60,13 @@ class Site:
     def as_(self, who: str | None) -> Iterator[TestClient]:
         self.client.cookies.clear()
         if who is not None:
-            self.client.cookies.update(self.jars[who])
+            for name, value in self.jars[who].items():  # as the server set them
+                self.client.cookies.set(name, value, domain="testserver.local", path="/")
         try:
             yield self.client
         finally:
             if who is not None:
-                self.jars[who] = dict(self.client.cookies)
+                self.jars[who] = {c.name: c.value for c in self.client.cookies.jar}
             self.client.cookies.clear()
 
     def post(self, who: str | None, path: str, body: dict[str, Any]) -> Any:
@@ -124,6 +126,17 @@ def rated_table(ana: Player, ben: Player, **rules: Any) -> str:
     ben.send(type="join", code=code, name="Ben")
     ben.until(lambda f: f["type"] == "joined")
     return code
+
+
+def each_moves_once(ana: Player, ben: Player) -> None:
+    """Each person makes one move of their own (a game in which a person never
+    moved is not rated, issue 22)."""
+    people = [ana, ben]
+    first = ana.until(lambda f: f["type"] == "state" and f["started"])
+    mover = first["round"]["to_move"]
+    for seat in (mover, 1 - mover):
+        frame = people[seat].my_turn()
+        people[seat].act(frame["round"]["legal"][0])
 
 
 def play_both(ana: Player, ben: Player) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -205,13 +218,13 @@ def test_a_rated_match_changes_both_ratings_and_is_in_both_histories(
 
 
 def test_a_player_who_leaves_loses_the_match(site: Site, store: SqliteStore) -> None:
-    """Issue 13: Ben leaves at once; a stand-in plays his seat to the end, and
-    whoever scores more, Ben loses for the ratings and Ana wins."""
+    """Issue 13: Ben leaves after his first move; a stand-in plays his seat to the
+    end, and whoever scores more, Ben loses for the ratings and Ana wins."""
     site.sign_up("Ana")
     site.sign_up("Ben")
     with site.socket("Ana") as ana, site.socket("Ben") as ben:
         rated_table(ana, ben)
-        ben.next_state()
+        each_moves_once(ana, ben)
         ben.send(type="leave")
         ben.until(lambda f: f["type"] == "left")
         last = ana.play_out()
@@ -224,7 +237,7 @@ def test_resigning_loses_the_match(site: Site) -> None:
     site.sign_up("Ben")
     with site.socket("Ana") as ana, site.socket("Ben") as ben:
         rated_table(ana, ben, target=200)
-        ana.next_state()
+        each_moves_once(ana, ben)
         ana.send(type="resign")
         last = ana.until(lambda f: f["type"] == "state" and f["over"])
     changes = by_seat(last)
@@ -305,7 +318,10 @@ def test_standings_rank_by_score_and_put_leavers_last() -> None:
 
 def make_users(store: Store, *names: str) -> list[str]:
     accounts = Accounts(store)
-    return [accounts.sign_up(name, PASSWORD)[0].id for name in names]
+    return [
+        asyncio.run(accounts.sign_up(name, PASSWORD, f"10.0.0.{i}")).user.id
+        for i, name in enumerate(names)
+    ]
 
 
 def test_teams_rate_as_teams_and_a_leavers_partner_keeps_their_rating(

@@ -298,6 +298,10 @@ def test_a_new_invitation_gives_the_seat_and_revokes_the_old_token(client: TestC
     assert ana.until(lambda f: f["type"] == "error")["code"] == "seat-taken"
     ws_b.__exit__(None, None, None)
     state(ana, lambda f: not f["seats"][1]["connected"])
+    # Issue 22: not during a blink; once the offline grace made a stand-in, yes.
+    ana.send(type="invite", seat=1)
+    assert ana.until(lambda f: f["type"] == "error")["code"] == "not-away"
+    state(ana, lambda f: f["seats"][1]["absent"])
     ana.send(type="invite", seat=1)
     invite = ana.until(lambda f: f["type"] == "invite")
     assert invite["seat"] == 1 and invite["link"].startswith(f"/t/{code}?invite=")

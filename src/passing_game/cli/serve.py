@@ -103,7 +103,8 @@ def serve_command(
     try:
         import uvicorn
 
-        from passing_game.web.app import create_app, parse_origin
+        from passing_game.web.app import create_app
+        from passing_game.web.origins import parse_origin
         from passing_game.web.tables import Timing
     except ImportError as exc:
         raise click.ClickException(

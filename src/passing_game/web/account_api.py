@@ -1,4 +1,4 @@
-"""The account's HTTP endpoints: sign up, sign in, sign out, password, delete (issue 13).
+"""The account's HTTP endpoints: sign up, sign in, sign out, password, delete (issues 13, 22).
 
 ======================================  =========================================
 ``GET  /api/account``                   who is signed in, and the page's CSRF token
@@ -10,9 +10,13 @@
 ``POST /api/account/seats``             ``{"seats": [{"code", "seat", "token"}]}``
 ======================================  =========================================
 
-Every POST needs the ``X-CSRF-Token`` header equal to the ``pg_csrf``
-cookie (``accounts.csrf_ok``) and a JSON object body of at most 4 KB; an
-answer is ``{"user": ...}`` or ``{"error", "code"}`` with a 4xx status.
+Every POST must come from the site's own page (``origins.same_site``), carry
+the page's CSRF token in ``X-CSRF-Token`` (while signed in the one derived
+from the session, ``accounts.csrf_for``; else the ``pg_csrf`` cookie's) and
+a JSON object body of at most 4 KB. An answer is ``{"user": ..., "csrf"}``
+or ``{"error", "code"}`` with a 4xx status, whatever the body holds.
+Signing in, up or out and changing the password answer with the new CSRF
+token; ending a session closes its sockets (``sessions.Sessions``).
 ``seats`` are the seats this browser holds as a guest: they become the
 account's (a guest who signs up keeps the games of that browser).
 """
@@ -33,20 +37,29 @@ from passing_game.i18n import _
 from passing_game.web.accounts import (
     CSRF_COOKIE,
     CSRF_HEADER,
+    DEVICE_COOKIE,
+    DEVICE_SECONDS,
     MIN_PASSWORD,
     SESSION_COOKIE,
     SESSION_SECONDS,
     AccountError,
     Accounts,
     RateLimited,
+    SignedIn,
     User,
+    csrf_for,
     csrf_ok,
+    hash_secret,
 )
+from passing_game.web.addresses import client_key
+from passing_game.web.origins import same_site
 from passing_game.web.protocol import MAX_MESSAGE_BYTES, ProtocolError, clean_code
+from passing_game.web.sessions import Sessions
 
 log = logging.getLogger("passing_game.web")
 
 Handler = Callable[[Request], Awaitable[Response]]
+Action = Callable[[Request, dict[str, Any], User | None], Awaitable[Response]]
 
 
 def secure(request: Request) -> bool:
@@ -60,49 +73,77 @@ def user_json(user: User | None) -> dict[str, Any] | None:
     return {"id": user.id, "name": user.name, "created": user.created}
 
 
+def _accounts(request: Request) -> Accounts:
+    accounts: Accounts = request.app.state.accounts
+    return accounts
+
+
+def _sessions(request: Request) -> Sessions:
+    sessions: Sessions = request.app.state.sessions
+    return sessions
+
+
 async def current_user(request: Request) -> User | None:
     """The signed-in person of this request, if any."""
-    accounts: Accounts = request.app.state.accounts
-    session = request.cookies.get(SESSION_COOKIE)
-    if not session:
-        return None
-    user: User | None = await request.app.state.lobby.db.run(accounts.user_of, session)
-    return user
+    return await _accounts(request).user_of(request.cookies.get(SESSION_COOKIE))
 
 
-def error(exc: AccountError) -> JSONResponse:
-    status = 429 if isinstance(exc, RateLimited) else 400
-    if exc.code in ("bad-credentials", "suspended"):
-        status = 401 if exc.code == "bad-credentials" else 403
+def error(exc: ProtocolError) -> JSONResponse:
+    status = 400
+    if isinstance(exc, RateLimited):
+        status = 429
+    elif exc.code == "bad-credentials":
+        status = 401
+    elif exc.code == "suspended":
+        status = 403
+    elif exc.code == "too-long":
+        status = 413
     headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, RateLimited) else None
     return JSONResponse({"error": str(exc), "code": exc.code}, status, headers=headers)
 
 
+def _refused(message: str, code: str, status: int = 403) -> JSONResponse:
+    return JSONResponse({"error": message, "code": code}, status)
+
+
 async def body_of(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_MESSAGE_BYTES:
+    """The request's JSON object; anything else (too long, not JSON, nested past
+    what the parser takes) an ``AccountError``, never a server error."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_MESSAGE_BYTES:
         raise AccountError(_("message too long"), "too-long")
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_MESSAGE_BYTES:
+            raise AccountError(_("message too long"), "too-long")
     try:
         data = json.loads(raw or b"{}")
-    except ValueError:
+    except (ValueError, RecursionError):
         raise AccountError(_("a message must be a JSON object"), "bad-request") from None
     if not isinstance(data, dict):
         raise AccountError(_("a message must be a JSON object"), "bad-request")
     return data
 
 
-def guarded(handler: Callable[[Request, dict[str, Any]], Awaitable[Response]]) -> Handler:
-    """A POST endpoint: CSRF checked, the body read, account errors answered."""
+def guarded(action: Action) -> Handler:
+    """A POST endpoint: the site's own page, its CSRF token, the body read, every
+    refusal answered as a 4xx."""
 
     async def endpoint(request: Request) -> Response:
-        if not csrf_ok(request.cookies.get(CSRF_COOKIE), request.headers.get(CSRF_HEADER)):
-            return JSONResponse(
-                {"error": _("this page is out of date: reload it and try again"), "code": "csrf"},
-                403,
-            )
+        if not same_site(request):
+            log.warning("refused a POST from another site's page", extra={"event": "cross-site"})
+            return _refused(_("this page is out of date: reload it and try again"), "cross-site")
+        session = request.cookies.get(SESSION_COOKIE)
+        user = await _accounts(request).user_of(session)
+        expected = csrf_for(session) if user is not None and session else None
+        if expected is None:
+            expected = request.cookies.get(CSRF_COOKIE)
+        if not csrf_ok(expected, request.headers.get(CSRF_HEADER)):
+            return _refused(_("this page is out of date: reload it and try again"), "csrf")
         try:
-            return await handler(request, await body_of(request))
-        except AccountError as exc:
+            return await action(request, await body_of(request), user)
+        except ProtocolError as exc:
             return error(exc)
 
     return endpoint
@@ -122,37 +163,51 @@ def seats_of(data: dict[str, Any]) -> list[tuple[str, int, str]]:
         seat, token = item.get("seat"), item.get("token")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
             continue
-        if isinstance(token, str) and 16 <= len(token) <= 64:
+        if isinstance(token, str) and 16 <= len(token) <= 64 and token.isascii():
             found.append((code, seat, token))
     return found
 
 
-def signed_in(request: Request, user: User, session: str, **extra: Any) -> Response:
-    response = JSONResponse({"user": user_json(user), **extra})
+def _cookie(response: Response, request: Request, name: str, value: str, age: int | None) -> None:
     response.set_cookie(
-        SESSION_COOKIE,
-        session,
-        max_age=SESSION_SECONDS,
-        httponly=True,
-        samesite="lax",
-        secure=secure(request),
-        path="/",
+        name, value, max_age=age, httponly=True, samesite="lax", secure=secure(request), path="/"
     )
+
+
+def signed_in(request: Request, signed: SignedIn, **extra: Any) -> Response:
+    """The answer to a sign-in: the session, its CSRF token, the device remembered."""
+    csrf = csrf_for(signed.session)
+    response = JSONResponse({"user": user_json(signed.user), "csrf": csrf, **extra})
+    _cookie(response, request, SESSION_COOKIE, signed.session, SESSION_SECONDS)
+    _cookie(response, request, CSRF_COOKIE, csrf, None)
+    if signed.device is not None:
+        _cookie(response, request, DEVICE_COOKIE, signed.device, DEVICE_SECONDS)
+    return response
+
+
+def signed_out(request: Request) -> Response:
+    """The answer once the session is gone: a guest's new CSRF token."""
+    csrf = secrets.token_urlsafe(24)
+    response = JSONResponse({"user": None, "csrf": csrf})
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    _cookie(response, request, CSRF_COOKIE, csrf, None)
     return response
 
 
 async def me(request: Request) -> Response:
     """Who is signed in, and the CSRF token the page sends with every change."""
-    token = request.cookies.get(CSRF_COOKIE) or secrets.token_urlsafe(24)
+    session = request.cookies.get(SESSION_COOKIE)
     user = await current_user(request)
+    if user is not None and session:
+        token = csrf_for(session)
+    else:
+        token = request.cookies.get(CSRF_COOKIE) or secrets.token_urlsafe(24)
     response = JSONResponse(
         {"user": user_json(user), "csrf": token, "min_password": MIN_PASSWORD},
         headers={"Cache-Control": "no-store"},
     )
     if request.cookies.get(CSRF_COOKIE) != token:
-        response.set_cookie(
-            CSRF_COOKIE, token, httponly=True, samesite="lax", secure=secure(request), path="/"
-        )
+        _cookie(response, request, CSRF_COOKIE, token, None)
     return response
 
 
@@ -169,73 +224,76 @@ async def seats_changed(request: Request, seats: list[tuple[str, int, str]]) -> 
         lobby.cluster.emit(code, {"reset": 1})
 
 
-async def sign_up(request: Request, data: dict[str, Any]) -> Response:
-    accounts: Accounts = request.app.state.accounts
+async def _claim(request: Request, user: User, data: dict[str, Any]) -> int:
     db = request.app.state.lobby.db
-    user, session = await db.run(accounts.sign_up, data.get("name"), data.get("password"))
-    kept = await db.run(accounts.claim_seats, user, seats_of(data))
+    kept: int = await db.run(_accounts(request).claim_seats, user, seats_of(data))
     if kept:
         await seats_changed(request, seats_of(data))
+    return kept
+
+
+async def sign_up(request: Request, data: dict[str, Any], _user: User | None) -> Response:
+    signed = await _accounts(request).sign_up(
+        data.get("name"), data.get("password"), client_key(request)
+    )
+    kept = await _claim(request, signed.user, data)
     log.info("an account was made", extra={"event": "signup"})
-    return signed_in(request, user, session, seats=kept)
+    return signed_in(request, signed, seats=kept)
 
 
-async def sign_in(request: Request, data: dict[str, Any]) -> Response:
-    accounts: Accounts = request.app.state.accounts
-    db = request.app.state.lobby.db
-    address = request.client.host if request.client else "?"
-    user, session = await db.run(accounts.sign_in, data.get("name"), data.get("password"), address)
-    kept = await db.run(accounts.claim_seats, user, seats_of(data))
-    if kept:
-        await seats_changed(request, seats_of(data))
+async def sign_in(request: Request, data: dict[str, Any], _user: User | None) -> Response:
+    signed = await _accounts(request).sign_in(
+        data.get("name"),
+        data.get("password"),
+        client_key(request),
+        request.cookies.get(DEVICE_COOKIE),
+    )
+    kept = await _claim(request, signed.user, data)
     old = request.cookies.get(SESSION_COOKIE)
-    if old:  # the session id changes at sign-in: the old one is closed
-        await db.run(accounts.sign_out, old)
-    return signed_in(request, user, session, seats=kept)
+    if old:  # the session id changes at sign-in: the old one is closed, its sockets too
+        await _accounts(request).sign_out(old)
+        _sessions(request).end("session-ended", session_hash=hash_secret(old))
+    return signed_in(request, signed, seats=kept)
 
 
-async def sign_out(request: Request, data: dict[str, Any]) -> Response:
-    accounts: Accounts = request.app.state.accounts
+async def sign_out(request: Request, data: dict[str, Any], _user: User | None) -> Response:
     session = request.cookies.get(SESSION_COOKIE)
     if session:
-        await request.app.state.lobby.db.run(accounts.sign_out, session)
-    response = JSONResponse({"user": None})
-    response.delete_cookie(SESSION_COOKIE, path="/")
-    return response
+        await _accounts(request).sign_out(session)
+        _sessions(request).end("session-ended", session_hash=hash_secret(session))
+    return signed_out(request)
 
 
-async def need_user(request: Request) -> tuple[User, str]:
-    user = await current_user(request)
+def need_user(user: User | None) -> User:
     if user is None:
         raise AccountError(_("please sign in first"), "signed-out")
-    return user, str(request.cookies.get(SESSION_COOKIE))
+    return user
 
 
-async def change_password(request: Request, data: dict[str, Any]) -> Response:
-    accounts: Accounts = request.app.state.accounts
-    user, session = await need_user(request)
-    await request.app.state.lobby.db.run(
-        accounts.change_password, user, data.get("old"), data.get("new"), session
+async def change_password(request: Request, data: dict[str, Any], user: User | None) -> Response:
+    """A new password ends every session of the account (a thief's too), on every
+    process; this browser signs in again with a new one."""
+    person = need_user(user)
+    signed = await _accounts(request).change_password(
+        person, data.get("old"), data.get("new"), client_key(request)
     )
-    return JSONResponse({"user": user_json(user)})
+    _sessions(request).end("session-ended", user_id=person.id)
+    return signed_in(request, signed)
 
 
-async def delete_account(request: Request, data: dict[str, Any]) -> Response:
-    accounts: Accounts = request.app.state.accounts
-    user, _session = await need_user(request)
-    await request.app.state.lobby.db.run(accounts.delete, user, data.get("password"))
-    response = JSONResponse({"user": None})
-    response.delete_cookie(SESSION_COOKIE, path="/")
+async def delete_account(request: Request, data: dict[str, Any], user: User | None) -> Response:
+    person = need_user(user)
+    await _accounts(request).delete(person, data.get("password"), client_key(request))
+    _sessions(request).end("deleted", user_id=person.id)
+    response = signed_out(request)
+    response.delete_cookie(DEVICE_COOKIE, path="/")
     return response
 
 
-async def claim_seats(request: Request, data: dict[str, Any]) -> Response:
-    accounts: Accounts = request.app.state.accounts
-    user, _session = await need_user(request)
-    kept = await request.app.state.lobby.db.run(accounts.claim_seats, user, seats_of(data))
-    if kept:
-        await seats_changed(request, seats_of(data))
-    return JSONResponse({"user": user_json(user), "seats": kept})
+async def claim_seats(request: Request, data: dict[str, Any], user: User | None) -> Response:
+    person = need_user(user)
+    kept = await _claim(request, person, data)
+    return JSONResponse({"user": user_json(person), "seats": kept})
 
 
 ROUTES = [

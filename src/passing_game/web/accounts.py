@@ -1,39 +1,43 @@
-"""Accounts: a name that lasts, a password, sessions (issue 13, P29).
+"""Accounts: a name that lasts, a password, sessions (issues 13 and 22; P29, P40).
 
 A person may play as a guest (a name and a seat token in one browser) or
 sign up with a user name and a password. Passwords are hashed with
-argon2id (argon2-cffi, its recommended parameters) and never stored, sent
-or logged in clear; the only rule is a minimum length. Signing in opens a
-session: a random id in an HttpOnly, SameSite=Lax cookie (Secure behind
-https), of which the store keeps only a hash; every sign-in makes a new id.
-Sign-in attempts are counted in the store, per account and per address, so
-that the limit holds whichever server process is asked. An unknown name and
-a wrong password get the same answer, after the same work.
+argon2id (``passwords``, in threads of their own) and never stored, sent
+or logged in clear; the only rule is a length. Signing in opens a session:
+a random id in an HttpOnly, SameSite=Lax cookie (Secure behind https), of
+which the store keeps only a hash; every sign-in and every password change
+makes a new id, and the page's CSRF token is derived from it
+(``csrf_for``), so that it changes with the session too.
 
-Requests that change anything need the page's CSRF token (``csrf_token``):
-a random value in a cookie of its own, which the page reads from
-``/api/account`` (the same-origin policy keeps other sites from reading it)
-and sends back in the ``X-CSRF-Token`` header; a request whose header does
-not match the cookie is refused.
+Guessing is slowed, never made a lockout (``throttle``): attempts count per
+account and address together, per account from anywhere (an account's
+known devices are not held by that), and per address; each attempt past
+the free ones waits longer. The counts are in the store, taken atomically,
+so the limits hold whichever server process is asked. An unknown name and a
+wrong password get the same answer, after the same work.
+
+``Accounts``'s methods are coroutines: the store's work runs through
+``db_run`` (``AsyncStore.run`` on the server), the hashing through
+``hash_run`` (``passwords.Hashing``); both default to running in place, for
+the command line and tests (``asyncio.run(accounts.sign_up(...))``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
 import time
 import unicodedata
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ParamSpec, Protocol, TypeVar
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
-
-from passing_game.i18n import _, ngettext
-from passing_game.web import frames
+from passing_game.i18n import N_, _, ngettext
+from passing_game.web import frames, names, passwords, throttle
 from passing_game.web.protocol import MAX_NAME, ProtocolError, clean_name
-from passing_game.web.store import Store, StoreError
+from passing_game.web.store import Store, Tx, hash_token
 
 #: The name a deleted account's games keep (translated where it is shown).
 DELETED_NAME = frames.DELETED_NAME
@@ -45,18 +49,23 @@ MAX_PASSWORD = 256
 MIN_USER_NAME = 3
 #: How long a session lasts without signing in again.
 SESSION_SECONDS = 30 * 24 * 3600
-#: Sign-in attempts allowed in ``ATTEMPT_WINDOW`` seconds: per account, per address.
-ATTEMPTS_PER_ACCOUNT = 5
-ATTEMPTS_PER_ADDRESS = 20
-ATTEMPT_WINDOW = 15 * 60.0
+#: How long a device is remembered after its last sign-in.
+DEVICE_SECONDS = 365 * 24 * 3600
+#: The free sign-in attempts (``throttle.SIGN_IN_PAIR`` and ``SIGN_IN_ADDRESS``).
+ATTEMPTS_PER_ACCOUNT = throttle.SIGN_IN_PAIR.free
+ATTEMPTS_PER_ADDRESS = throttle.SIGN_IN_ADDRESS.free
 
 SESSION_COOKIE = "pg_session"
 CSRF_COOKIE = "pg_csrf"
 CSRF_HEADER = "x-csrf-token"
+DEVICE_COOKIE = "pg_device"
 
-_HASHER = PasswordHasher()
-#: Verified against when the name is unknown, so both answers take as long.
-_DUMMY_HASH = _HASHER.hash(secrets.token_urlsafe(16))
+#: Why a signed-in socket was closed (``sessions``), as the page is told.
+ENDED_WORDS = {
+    "session-ended": N_("You were signed out here: sign in again to play as your account."),
+    "suspended": N_("This account is suspended."),
+    "deleted": N_("This account was deleted."),
+}
 
 
 class AccountError(ProtocolError):
@@ -64,11 +73,11 @@ class AccountError(ProtocolError):
 
 
 class RateLimited(AccountError):
-    """Too many sign-in attempts; ``retry_after`` seconds to wait."""
+    """Too many attempts; ``retry_after`` seconds to wait."""
 
-    def __init__(self, message: str, retry_after: int) -> None:
-        super().__init__(message, "rate-limit")
-        self.retry_after = retry_after
+    def __init__(self, wait: float) -> None:
+        super().__init__(throttle.wait_sentence(wait), "rate-limit")
+        self.retry_after = max(1, int(wait + 0.999))
 
 
 @dataclass(frozen=True)
@@ -81,6 +90,16 @@ class User:
     suspended: bool = False
 
 
+@dataclass(frozen=True)
+class SignedIn:
+    """A sign-in or sign-up that worked: the person, the new session id, and the
+    device token to set (``None``: the device's cookie stays as it is)."""
+
+    user: User
+    session: str
+    device: str | None = None
+
+
 def name_key(name: str) -> str:
     """What makes two user names the same name: case and width folded.
 
@@ -91,12 +110,28 @@ def name_key(name: str) -> str:
 
 
 def hash_secret(value: str) -> str:
-    """What the store keeps of a session id: its SHA-256."""
-    return hashlib.sha256(value.encode()).hexdigest()
+    """What the store keeps of a session id or a device token: its SHA-256."""
+    return hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def csrf_for(session: str) -> str:
+    """The page's CSRF token while signed in: derived from the session id, so it
+    is bound to the session and changes with it (a new one at every sign-in).
+
+    >>> csrf_for("a") == csrf_for("a") != csrf_for("b")
+    True
+    """
+    digest = hmac.new(session.encode(), b"passing-game csrf", hashlib.sha256).hexdigest()
+    return digest[:48]
+
+
+def csrf_ok(expected: str | None, header: str | None) -> bool:
+    """Whether a request's ``X-CSRF-Token`` is the token expected of it."""
+    return bool(expected) and bool(header) and hmac.compare_digest(str(expected), str(header))
 
 
 def check_user_name(value: Any) -> str:
-    """A user name: a display name of at least ``MIN_USER_NAME`` characters."""
+    """A user name: a display name (``protocol.clean_name``) of at least ``MIN_USER_NAME``."""
     name = clean_name(value)
     if len(name) < MIN_USER_NAME:
         raise AccountError(
@@ -131,6 +166,12 @@ def check_password(value: Any) -> str:
             ).format(n=MAX_PASSWORD),
             "bad-password",
         )
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate that JSON let through
+        raise AccountError(
+            _("A password cannot hold that character: please choose another."), "bad-password"
+        ) from None
     return value
 
 
@@ -139,127 +180,183 @@ def _wrong() -> AccountError:
     return AccountError(_("wrong user name or password"), "bad-credentials")
 
 
-class Accounts:
-    """Accounts and sessions in the store. Its methods block (call them in a
-    worker thread: ``AsyncStore.run``)."""
+def _sign_in_keys(key: str, address: str, known: bool) -> list[tuple[str, throttle.Policy]]:
+    """What a password check counts against: the pair, the address, the account
+    (unless the device is one the account signed in from before)."""
+    keys = [
+        (throttle.key_of("pair", key, address), throttle.SIGN_IN_PAIR),
+        (throttle.key_of("address", address), throttle.SIGN_IN_ADDRESS),
+    ]
+    if not known:
+        keys.append((throttle.key_of("account", key), throttle.SIGN_IN_ACCOUNT))
+    return keys
 
-    def __init__(self, store: Store, clock: Any = time.time) -> None:
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
+class Runner(Protocol):
+    """Where blocking work runs: ``AsyncStore.run``, ``Hashing.run``, or in place."""
+
+    def __call__(
+        self, fn: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs
+    ) -> Awaitable[_T]: ...
+
+
+async def _in_place(fn: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
+    return fn(*args, **kwargs)
+
+
+class Accounts:
+    """Accounts and sessions in the store."""
+
+    def __init__(
+        self,
+        store: Store,
+        clock: Callable[[], float] = time.time,
+        *,
+        db_run: Runner = _in_place,
+        hash_run: Runner = _in_place,
+    ) -> None:
         self.store = store
         self.clock = clock
+        self._db = db_run
+        self._hash = hash_run
 
     # -- sign up, sign in, sign out ------------------------------------------
 
-    def sign_up(self, name: Any, password: Any) -> tuple[User, str]:
-        """A new account, signed in: the user and the new session id."""
+    async def sign_up(self, name: Any, password: Any, address: str = "?") -> SignedIn:
+        """A new account, signed in (sign-ups are limited per address)."""
         name = check_user_name(name)
         password = check_password(password)
-        hashed = _HASHER.hash(password)
-        user = User(secrets.token_hex(8), name, self.clock())
+        slot = throttle.key_of("signup", address)
+        wait = await self._db(self._reserve, [(slot, throttle.SIGN_UP_ADDRESS)])
+        if wait > 0:
+            raise RateLimited(wait)
         try:
-            with self.store.transaction() as tx:
-                tx.run(
-                    "INSERT INTO web_users (id, name, name_key, password_hash, created)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    (user.id, name, name_key(name), hashed, user.created),
-                )
-        except Exception as exc:
-            if isinstance(exc, StoreError) or _integrity(self.store, exc):
-                raise AccountError(_("that user name is taken"), "name-taken") from None
+            hashed = await self._hash(passwords.hash_password, password)
+            user = User(secrets.token_hex(8), name, self.clock())
+            await self._db(self._insert_user, user, hashed, hash_secret(address))
+        except Exception:
+            await self._db(self._give_back, [slot])  # no account made: not counted
             raise
-        return user, self._open_session(user.id)
+        return await self._db(self._open, user, None)
 
-    def sign_in(self, name: Any, password: Any, address: str) -> tuple[User, str]:
-        """Check the name and password (rate-limited); a new session id."""
+    async def sign_in(
+        self, name: Any, password: Any, address: str = "?", device: str | None = None
+    ) -> SignedIn:
+        """Check the name and password (throttled); a new session id."""
         if not isinstance(name, str) or not isinstance(password, str):
             raise _wrong()
         key = name_key(" ".join(name.split()))[: 4 * MAX_NAME]
-        self._count_attempt(f"address:{address}", ATTEMPTS_PER_ADDRESS)
-        self._count_attempt(f"account:{key}", ATTEMPTS_PER_ACCOUNT)
-        with self.store.transaction() as tx:
-            row = tx.one(
-                "SELECT id, name, password_hash, created, suspended FROM web_users"
-                " WHERE name_key = ? AND deleted = 0",
-                (key,),
-            )
-        stored = row[2] if row is not None and row[2] else _DUMMY_HASH
-        try:
-            _HASHER.verify(stored, password[:MAX_PASSWORD])
-            good = row is not None
-        except (VerificationError, InvalidHashError):
-            good = False
+        row, known, wait = await self._db(self._sign_in_row, key, address, device)
+        if wait > 0:
+            raise RateLimited(wait)
+        stored = str(row[2]) if row is not None and row[2] else None
+        good = await self._hash(passwords.verify, stored, password[:MAX_PASSWORD])
         if not good or row is None:
             raise _wrong()
         if row[4]:
             raise AccountError(_("this account is suspended"), "suspended")
         user = User(str(row[0]), str(row[1]), float(row[3]))
-        if _HASHER.check_needs_rehash(stored):
-            self._set_hash(user.id, _HASHER.hash(password))
-        self._clear_attempts(f"account:{key}")
-        return user, self._open_session(user.id)
+        if stored is not None and passwords.needs_rehash(stored):
+            await self._db(
+                self._set_hash, user.id, await self._hash(passwords.hash_password, password)
+            )
+        await self._db(self._good_guess, key, address, known)
+        return await self._db(self._open, user, device if known else None)
 
-    def sign_out(self, session: str) -> None:
-        with self.store.transaction() as tx:
-            tx.run("DELETE FROM web_sessions WHERE id_hash = ?", (hash_secret(session),))
+    async def sign_out(self, session: str) -> None:
+        await self._db(self._end, hash_secret(session))
 
-    def user_of(self, session: str | None) -> User | None:
+    async def user_of(self, session: str | None) -> User | None:
         """The user a session cookie belongs to, if it is live and the account usable."""
         if not session or len(session) > 100:
             return None
+        return await self._db(self.user_of_hash, hash_secret(session))
+
+    def user_of_hash(self, session_hash: str) -> User | None:
+        """``user_of`` by the session's hash (blocking: the store's thread)."""
         with self.store.transaction() as tx:
             row = tx.one(
                 "SELECT u.id, u.name, u.created, u.suspended FROM web_sessions s"
                 " JOIN web_users u ON u.id = s.user_id"
                 " WHERE s.id_hash = ? AND s.expires > ? AND u.deleted = 0",
-                (hash_secret(session), self.clock()),
+                (session_hash, self.clock()),
             )
         if row is None or row[3]:
             return None
         return User(str(row[0]), str(row[1]), float(row[2]))
 
-    # -- the account's own changes -------------------------------------------
-
-    def change_password(self, user: User, old: Any, new: Any, session: str) -> None:
-        """A new password; every other session of the account is closed."""
-        new = check_password(new)
-        self._verify(user, old)
-        self._set_hash(user.id, _HASHER.hash(new))
+    def ended(self, session_hashes: Sequence[str]) -> dict[str, str]:
+        """Of these sessions, those no longer usable and why (``ENDED_WORDS``'s keys)."""
+        found: dict[str, str] = {}
+        hashes = list(dict.fromkeys(session_hashes))
         with self.store.transaction() as tx:
-            tx.run(
-                "DELETE FROM web_sessions WHERE user_id = ? AND id_hash <> ?",
-                (user.id, hash_secret(session)),
-            )
-
-    def delete(self, user: User, password: Any) -> None:
-        """The account goes; its games stay, its name replaced in them (anonymised)."""
-        self._verify(user, password)
-        gone = DELETED_NAME  # stored as is; each reader sees it in their language
-        with self.store.transaction() as tx:
-            tx.run("DELETE FROM web_sessions WHERE user_id = ?", (user.id,))
-            tx.run(
-                "UPDATE web_users SET deleted = 1, password_hash = NULL, name = ?,"
-                " name_key = ? WHERE id = ?",
-                (gone, f"deleted:{user.id}", user.id),
-            )
-            tx.run(
-                "UPDATE web_seats SET name = ? WHERE user_id = ?",
-                (gone, user.id),
-            )
-            seats = tx.all("SELECT code, seat FROM web_seats WHERE user_id = ?", (user.id,))
-            for code, seat in seats:
-                for game, record in tx.all(
-                    "SELECT game, record FROM web_games WHERE code = ? AND record IS NOT NULL",
-                    (code,),
-                ):
-                    tx.run(
-                        "UPDATE web_games SET record = ? WHERE code = ? AND game = ?",
-                        (_rename_in_record(str(record), int(seat), gone), code, game),
+            for start in range(0, len(hashes), 500):
+                chunk = hashes[start : start + 500]
+                marks = ", ".join("?" for _h in chunk)
+                live = {
+                    str(r[0]): (bool(r[1]), bool(r[2]))
+                    for r in tx.all(
+                        "SELECT s.id_hash, u.suspended, u.deleted FROM web_sessions s"
+                        " JOIN web_users u ON u.id = s.user_id"
+                        f" WHERE s.expires > ? AND s.id_hash IN ({marks})",
+                        (self.clock(), *chunk),
                     )
+                }
+                for session in chunk:
+                    state = live.get(session)
+                    if state is None:
+                        found[session] = "session-ended"
+                    elif state[1]:
+                        found[session] = "deleted"
+                    elif state[0]:
+                        found[session] = "suspended"
+        return found
+
+    def usable(self, user_id: str) -> bool:
+        """Whether the account may play (neither suspended nor deleted)."""
+        return not self.unusable([user_id])
+
+    def unusable(self, user_ids: Sequence[str]) -> set[str]:
+        """Of these accounts, those that may no longer play (suspended or deleted)."""
+        found: set[str] = set()
+        ids = sorted(set(user_ids))
+        with self.store.transaction() as tx:
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                marks = ", ".join("?" for _u in chunk)
+                found |= {
+                    str(r[0])
+                    for r in tx.all(
+                        f"SELECT id FROM web_users WHERE id IN ({marks})"
+                        " AND (suspended = 1 OR deleted = 1)",
+                        chunk,
+                    )
+                }
+        return found
+
+    # -- the account's own changes (a password check, throttled like a sign-in) --
+
+    async def change_password(self, user: User, old: Any, new: Any, address: str) -> SignedIn:
+        """A new password: every session of the account ends, this browser gets a new one."""
+        new = check_password(new)
+        await self._check_password(user, old, address)
+        hashed = await self._hash(passwords.hash_password, new)
+        await self._db(self._set_hash, user.id, hashed)
+        await self._db(self._end_all, user.id)
+        return await self._db(self._open, user, None)
+
+    async def delete(self, user: User, password: Any, address: str) -> None:
+        """The account goes; its games stay, its name replaced in them (anonymised)."""
+        await self._check_password(user, password, address)
+        await self._db(self._delete, user.id)
 
     def claim_seats(self, user: User, seats: list[tuple[str, int, str]]) -> int:
         """Seats this browser holds as a guest (code, seat, token) become the
         account's; how many did. A seat held by another account stays theirs."""
-        from passing_game.web.store import hash_token
-
         done = 0
         with self.store.transaction() as tx:
             for code, seat, token in seats[:200]:
@@ -270,104 +367,202 @@ class Accounts:
                 )
         return done
 
-    # -- inside --------------------------------------------------------------
-
-    def _verify(self, user: User, password: Any) -> None:
+    def fill_skeletons(self) -> int:
+        """Accounts made before names had look-alike keys get theirs (at start)."""
         with self.store.transaction() as tx:
-            row = tx.one("SELECT password_hash FROM web_users WHERE id = ?", (user.id,))
-        try:
-            ok = (
-                row is not None
-                and isinstance(password, str)
-                and bool(row[0])
-                and _HASHER.verify(str(row[0]), password[:MAX_PASSWORD])
+            rows = tx.all(
+                "SELECT id, name FROM web_users WHERE name_skeleton IS NULL AND deleted = 0"
             )
-        except (VerificationError, InvalidHashError):
-            ok = False
-        if not ok:
+            for user_id, name in rows:
+                tx.run(
+                    "UPDATE web_users SET name_skeleton = ? WHERE id = ?",
+                    (names.skeleton(str(name)), user_id),
+                )
+        return len(rows)
+
+    # -- inside (blocking: run through ``db_run``) ----------------------------
+
+    async def _check_password(self, user: User, password: Any, address: str) -> None:
+        key = name_key(user.name)
+        row, known, wait = await self._db(self._sign_in_row, key, address, None, user.id)
+        if wait > 0:
+            raise RateLimited(wait)
+        stored = str(row[2]) if row is not None and row[2] else None
+        text = password[:MAX_PASSWORD] if isinstance(password, str) else ""
+        if not await self._hash(passwords.verify, stored, text):
             raise AccountError(_("that password is not right"), "bad-credentials")
+        await self._db(self._good_guess, key, address, known)
+
+    def _sign_in_row(
+        self, key: str, address: str, device: str | None, user_id: str | None = None
+    ) -> tuple[tuple[Any, ...] | None, bool, float]:
+        """The account (by name key, or by id), whether the device is one of its
+        own, and the wait before checking a password (0: counted, go on)."""
+        now = self.clock()
+        with self.store.transaction() as tx:
+            if user_id is None:
+                row = tx.one(
+                    "SELECT id, name, password_hash, created, suspended FROM web_users"
+                    " WHERE name_key = ? AND deleted = 0",
+                    (key,),
+                )
+            else:
+                row = tx.one(
+                    "SELECT id, name, password_hash, created, suspended FROM web_users"
+                    " WHERE id = ?",
+                    (user_id,),
+                )
+            known = False
+            if row is not None and device:
+                known = (
+                    tx.one(
+                        "SELECT 1 FROM web_devices WHERE user_id = ? AND device_hash = ?"
+                        " AND seen > ?",
+                        (row[0], hash_secret(device), now - DEVICE_SECONDS),
+                    )
+                    is not None
+                )
+            wait = throttle.take(tx, _sign_in_keys(key, address, known), now)
+        return row, known, wait
+
+    def _good_guess(self, key: str, address: str, known: bool) -> None:
+        """The right password: the pair starts again; the others are not charged."""
+        with self.store.transaction() as tx:
+            throttle.clear(tx, throttle.key_of("pair", key, address))
+            throttle.give_back(tx, throttle.key_of("address", address))
+            if not known:
+                throttle.give_back(tx, throttle.key_of("account", key))
+
+    def _reserve(self, keys: list[tuple[str, throttle.Policy]]) -> float:
+        with self.store.transaction() as tx:
+            return throttle.take(tx, keys, self.clock())
+
+    def _give_back(self, keys: list[str]) -> None:
+        with self.store.transaction() as tx:
+            for key in keys:
+                throttle.give_back(tx, key)
+
+    def _insert_user(self, user: User, hashed: str, address_hash: str) -> None:
+        skeleton = names.skeleton(user.name)
+        with self.store.transaction() as tx:
+            taken = tx.one(
+                "SELECT name_key = ? FROM web_users WHERE deleted = 0"
+                " AND (name_key = ? OR name_skeleton = ?)",
+                (name_key(user.name), name_key(user.name), skeleton),
+            )
+            if taken is not None:
+                if taken[0]:
+                    raise AccountError(_("that user name is taken"), "name-taken")
+                raise AccountError(
+                    _("That name looks too much like another player's: please choose another."),
+                    "name-confusable",
+                )
+            try:
+                tx.run(
+                    "INSERT INTO web_users (id, name, name_key, password_hash, created,"
+                    " name_skeleton, address_hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        user.id,
+                        user.name,
+                        name_key(user.name),
+                        hashed,
+                        user.created,
+                        skeleton,
+                        address_hash,
+                    ),
+                )
+            except Exception as exc:
+                if tx.is_integrity_error(exc):  # the same name at the same moment
+                    raise AccountError(_("that user name is taken"), "name-taken") from None
+                raise
 
     def _set_hash(self, user_id: str, hashed: str) -> None:
         with self.store.transaction() as tx:
             tx.run("UPDATE web_users SET password_hash = ? WHERE id = ?", (hashed, user_id))
 
-    def _open_session(self, user_id: str) -> str:
+    def _open(self, user: User, device: str | None) -> SignedIn:
+        """A new session; the device remembered (a new token when it was not known)."""
         session = secrets.token_urlsafe(32)
+        fresh = None if device else secrets.token_urlsafe(32)
         now = self.clock()
         with self.store.transaction() as tx:
             tx.run("DELETE FROM web_sessions WHERE expires <= ?", (now,))
             tx.run(
                 "INSERT INTO web_sessions (id_hash, user_id, created, expires) VALUES (?, ?, ?, ?)",
-                (hash_secret(session), user_id, now, now + SESSION_SECONDS),
+                (hash_secret(session), user.id, now, now + SESSION_SECONDS),
             )
-        return session
+            tx.run(
+                "INSERT INTO web_devices (user_id, device_hash, seen) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id, device_hash) DO UPDATE SET seen = excluded.seen",
+                (user.id, hash_secret(device or fresh or ""), now),
+            )
+            throttle.forget_old(tx, now)
+        return SignedIn(user, session, fresh)
 
-    def _count_attempt(self, key: str, most: int) -> None:
-        """Count one attempt against ``key``; refuse once ``most`` are used up."""
-        now = self.clock()
-        stored = hash_secret(key)  # addresses and names are not kept in clear
+    def _end(self, session_hash: str) -> None:
         with self.store.transaction() as tx:
-            row = tx.one("SELECT since, count FROM web_attempts WHERE key = ?", (stored,))
-            if row is None or now - float(row[0]) >= ATTEMPT_WINDOW:
-                tx.run("DELETE FROM web_attempts WHERE key = ?", (stored,))
-                tx.run(
-                    "INSERT INTO web_attempts (key, since, count) VALUES (?, ?, 1)",
-                    (stored, now),
-                )
-                return
-            if int(row[1]) >= most:
-                wait = max(1, int(float(row[0]) + ATTEMPT_WINDOW - now))
-                raise RateLimited(
-                    ngettext(
-                        "too many attempts: try again in {n} second",
-                        "too many attempts: try again in {n} seconds",
-                        wait,
-                    ).format(n=wait),
-                    wait,
-                )
-            tx.run("UPDATE web_attempts SET count = count + 1 WHERE key = ?", (stored,))
+            tx.run("DELETE FROM web_sessions WHERE id_hash = ?", (session_hash,))
 
-    def _clear_attempts(self, key: str) -> None:
+    def _end_all(self, user_id: str) -> None:
         with self.store.transaction() as tx:
-            tx.run("DELETE FROM web_attempts WHERE key = ?", (hash_secret(key),))
+            tx.run("DELETE FROM web_sessions WHERE user_id = ?", (user_id,))
+
+    def _delete(self, user_id: str) -> None:
+        gone = DELETED_NAME  # stored as is; each reader sees it in their language
+        with self.store.transaction() as tx:
+            tx.run("DELETE FROM web_sessions WHERE user_id = ?", (user_id,))
+            tx.run("DELETE FROM web_devices WHERE user_id = ?", (user_id,))
+            tx.run(
+                "UPDATE web_users SET deleted = 1, password_hash = NULL, name = ?,"
+                " name_key = ?, name_skeleton = NULL WHERE id = ?",
+                (gone, f"deleted:{user_id}", user_id),
+            )
+            rename_seats(tx, user_id, gone)
 
 
-def _integrity(store: Store, exc: Exception) -> bool:
-    checker = getattr(store, "_is_integrity_error", None)
-    return bool(checker(exc)) if callable(checker) else False
+def rename_seats(tx: Tx, user_id: str, name: str) -> None:
+    """An account's name in its seats and in its finished games' records (P29)."""
+    tx.run("UPDATE web_seats SET name = ? WHERE user_id = ?", (name, user_id))
+    for code, seat in tx.all("SELECT code, seat FROM web_seats WHERE user_id = ?", (user_id,)):
+        for game, record in tx.all(
+            "SELECT game, record FROM web_games WHERE code = ? AND record IS NOT NULL", (code,)
+        ):
+            tx.run(
+                "UPDATE web_games SET record = ? WHERE code = ? AND game = ?",
+                (_rename_in_record(str(record), int(seat), name), code, game),
+            )
 
 
 def _rename_in_record(record: str, seat: int, name: str) -> str:
     """A game record with seat ``seat``'s name replaced (records keep names, P29)."""
-    import json
-
     try:
         data = json.loads(record)
     except ValueError:
         return record
-    names = data.get("names")
-    if isinstance(names, list) and 0 <= seat < len(names):
-        names[seat] = name
+    given = data.get("names")
+    if isinstance(given, list) and 0 <= seat < len(given):
+        given[seat] = name
         return json.dumps(data, indent=1, ensure_ascii=False)
     return record
-
-
-def csrf_ok(cookie: str | None, header: str | None) -> bool:
-    """Whether a request carries the page's CSRF token (the header matches the cookie)."""
-    return bool(cookie) and bool(header) and hmac.compare_digest(str(cookie), str(header))
 
 
 __all__ = [
     "CSRF_COOKIE",
     "CSRF_HEADER",
+    "DEVICE_COOKIE",
+    "ENDED_WORDS",
     "MIN_PASSWORD",
     "SESSION_COOKIE",
     "AccountError",
     "Accounts",
     "RateLimited",
+    "SignedIn",
     "User",
     "check_password",
     "check_user_name",
+    "csrf_for",
     "csrf_ok",
+    "hash_secret",
     "name_key",
+    "rename_seats",
 ]

@@ -11,7 +11,9 @@ its reason kept, nor logged without being done.
   shows the old name at the table until it is loaded again.
 - ``suspend``: the account cannot sign in (``Accounts.sign_in`` refuses it,
   ``Accounts.user_of`` no longer knows its sessions, which are closed) and
-  leaves the leaderboards; its ratings are kept. ``restore`` undoes it.
+  leaves the leaderboards; its ratings are kept. Every server process closes
+  the account's sockets and gives its seats to stand-ins within seconds
+  (``Lobby._watch_accounts``: this command has no bus). ``restore`` undoes it.
 - ``unrate``: a game leaves the ratings (``ratings.unrate_tx``).
 """
 
@@ -22,7 +24,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from passing_game.i18n import _, ngettext
-from passing_game.web.accounts import _rename_in_record, check_user_name, name_key
+from passing_game.web.accounts import check_user_name, name_key, rename_seats
+from passing_game.web.names import skeleton
 from passing_game.web.protocol import ProtocolError
 from passing_game.web.ratings import POOLS, RatingError, display, unrate_tx
 from passing_game.web.store import Store, Tx
@@ -144,27 +147,21 @@ def rename(store: Store, name: str, new: str, *, actor: str, reason: str) -> str
         new = check_user_name(new)
     except ProtocolError as exc:
         raise AdminError(str(exc)) from None
+    look = skeleton(new)
     with store.transaction() as tx:
         user, old, _suspended = _find(tx, name)
         other = tx.one(
-            "SELECT id FROM web_users WHERE name_key = ? AND id <> ?", (name_key(new), user)
+            "SELECT id FROM web_users WHERE (name_key = ? OR name_skeleton = ?) AND id <> ?"
+            " AND deleted = 0",
+            (name_key(new), look, user),
         )
         if other is not None:
             raise AdminError(_("the name {name!r} is taken").format(name=new))
         tx.run(
-            "UPDATE web_users SET name = ?, name_key = ? WHERE id = ?",
-            (new, name_key(new), user),
+            "UPDATE web_users SET name = ?, name_key = ?, name_skeleton = ? WHERE id = ?",
+            (new, name_key(new), look, user),
         )
-        tx.run("UPDATE web_seats SET name = ? WHERE user_id = ?", (new, user))
-        for code, seat in tx.all("SELECT code, seat FROM web_seats WHERE user_id = ?", (user,)):
-            for game, record in tx.all(
-                "SELECT game, record FROM web_games WHERE code = ? AND record IS NOT NULL",
-                (code,),
-            ):
-                tx.run(
-                    "UPDATE web_games SET record = ? WHERE code = ? AND game = ?",
-                    (_rename_in_record(str(record), int(seat), new), code, game),
-                )
+        rename_seats(tx, user, new)
         _log(tx, actor, "rename", f"{old} -> {new} [{user}]", reason)
     return new
 

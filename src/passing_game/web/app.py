@@ -45,7 +45,6 @@ from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -67,8 +66,8 @@ from passing_game.rules import (
 )
 from passing_game.web import i18n as page_i18n
 from passing_game.web.account_api import ROUTES as ACCOUNT_ROUTES
-from passing_game.web.accounts import SESSION_COOKIE, Accounts
-from passing_game.web.addresses import AddressLimits
+from passing_game.web.accounts import SESSION_COOKIE, hash_secret
+from passing_game.web.addresses import AddressLimits, client_key
 from passing_game.web.botplay import bot_choices, level_choices
 from passing_game.web.conn import Conn
 from passing_game.web.daily import ROUTES as DAILY_ROUTES
@@ -76,6 +75,7 @@ from passing_game.web.frames import level_word
 from passing_game.web.history import ROUTES as HISTORY_ROUTES
 from passing_game.web.lobby import Lobby
 from passing_game.web.observe import Health, Metrics
+from passing_game.web.origins import origin_allowed, parse_origin
 from passing_game.web.protocol import (
     CLOCK_PRESETS,
     CODE_LENGTH,
@@ -218,45 +218,12 @@ def _metrics(request: Request) -> Response:
     return Response(body, headers={"Content-Type": content_type})
 
 
-DEFAULT_PORTS = {"http": 80, "https": 443}
-
-
-def parse_origin(url: str) -> tuple[str, str, int] | None:
-    """An origin's scheme, host and port (default port filled in), or ``None``.
-
-    >>> parse_origin("HTTPS://Example.com"), parse_origin("http://[::1]:8000/")
-    (('https', 'example.com', 443), ('http', '::1', 8000))
-    >>> parse_origin("null"), parse_origin("ftp://x"), parse_origin("http://x:99999")
-    (None, None, None)
-    """
-    try:
-        parts = urlsplit(url.strip())
-        port = parts.port
-    except ValueError:
-        return None
-    scheme = parts.scheme.lower()
-    if scheme not in DEFAULT_PORTS or not parts.hostname:
-        return None
-    return scheme, parts.hostname.lower(), port or DEFAULT_PORTS[scheme]
-
-
-def _origin_allowed(websocket: WebSocket, origin: str) -> bool:
-    """The page's own origin (the scheme and ``Host`` this request came to), or a configured one."""
-    found = parse_origin(origin)
-    if found is None:
-        return False
-    if found in websocket.app.state.allowed_origins:
-        return True
-    scheme = "https" if websocket.url.scheme == "wss" else "http"
-    return found == parse_origin(f"{scheme}://{websocket.headers.get('host', '')}")
-
-
 async def _socket(websocket: WebSocket) -> None:
     lobby: Lobby = websocket.app.state.lobby
     origin = websocket.headers.get("origin")
     # A browser names the page that opens a socket; a page of another site may not
     # play here in its visitor's name. Tools that send no Origin are let in.
-    if origin is not None and not _origin_allowed(websocket, origin):
+    if origin is not None and not origin_allowed(websocket, origin):
         log.warning("refused a WebSocket from another site's page (Origin %s)", shown(origin, 100))
         await websocket.close(code=1008)  # policy violation; uvicorn answers HTTP 403
         return
@@ -264,12 +231,16 @@ async def _socket(websocket: WebSocket) -> None:
     conn = Conn(websocket.send_text)
     conn.language = current_language()  # chosen by LanguageMiddleware
     conn.limit = RateLimit(*websocket.app.state.rate_limit)
-    # The signed-in person, from the session cookie the socket came with.
+    conn.address = client_key(websocket)
+    # The signed-in person, from the session cookie the socket came with; the
+    # session is checked again before every intent (web/sessions.py).
     session = websocket.cookies.get(SESSION_COOKIE)
     if session:
-        user = await lobby.db.run(websocket.app.state.accounts.user_of, session)
+        user = await lobby.accounts.user_of(session)
         if user is not None:
             conn.user_id, conn.user_name = user.id, user.name
+            conn.session_hash = hash_secret(session)
+            lobby.sessions.add(conn)
 
     async def pump() -> None:
         try:
@@ -296,6 +267,8 @@ async def _socket(websocket: WebSocket) -> None:
                 continue
             try:
                 intent = parse_intent(text if text is not None else message.get("bytes") or b"")
+                if not await lobby.sessions.check(conn):
+                    break  # the session ended: the socket was told why and closes
                 await lobby.handle(conn, intent)
             except ProtocolError as exc:
                 conn.push(_error(state, str(exc), exc.code))
@@ -309,6 +282,7 @@ async def _socket(websocket: WebSocket) -> None:
         pass
     finally:
         connections.dec()
+        lobby.sessions.discard(conn)
         lobby.quick.gone(conn)  # a person waiting for quick play leaves the queue
         lobby.detach(conn)
         conn.close()
@@ -380,7 +354,6 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = db if isinstance(db, Store) else open_store(db)
-        app.state.accounts = Accounts(store)
         lobby = Lobby(
             store,
             bot_delay=bot_delay,
@@ -389,6 +362,8 @@ def create_app(
             metrics=app.state.metrics,
         )
         app.state.lobby = lobby
+        app.state.accounts = lobby.accounts
+        app.state.sessions = lobby.sessions
         # After uvicorn has set up its logging (idempotent: one filter however many apps).
         logging.getLogger("uvicorn.error").addFilter(QUIET_BAD_TEXT)
         resumed = await lobby.start()

@@ -100,7 +100,7 @@ class Clocks:
         if t.clock is None or seat is None:
             return None
         held = t.seats[seat]
-        if not held.is_person or held.stand_in:
+        if not held.is_person:
             return None
         if (
             current is not None
@@ -108,7 +108,11 @@ class Clocks:
             and current.seq == t.seq
             and current.seat == seat
         ):
+            # The turn's deadline is the table's: leaving, coming back, a stand-in
+            # or a reconnection in between never starts it again (issue 22).
             return current
+        if held.stand_in:
+            return None
         bank = float(t.clock["bank"]) if held.row.bank is None else held.row.bank
         return Timer("move", t.seq, now, now + float(t.clock["move"]) + bank, seat)
 
@@ -127,17 +131,35 @@ class Clocks:
         t.timer = wanted
         t.changes["timer"] = True
 
+    def _stood_in(self, timer: Timer) -> bool:
+        """A turn's clock while a stand-in plays the seat: its bot moves, not the clock."""
+        seat = timer.seat
+        return timer.kind == "move" and seat is not None and self.table.seats[seat].stand_in
+
     def next_wake(self, now: float) -> float | None:
         """When something is due at this table: a timer's end or an offline grace's."""
         t = self.table
         due: list[float] = []
-        if t.timer is not None:
+        if t.timer is not None and not self._stood_in(t.timer):
             due.append(t.timer.end)
         if t.started and not t.match.is_over:
             for held in t.seats:
                 if held.is_person and held.row.away is None and held.offline_since is not None:
                     due.append(held.offline_since + t.timing.offline_grace)
+        elif not t.started and t.creator is not None:
+            # Before the game, the creator may give away a seat whose person has
+            # been gone for the grace: its frame says so when the grace ends.
+            due.extend(g for g in self._graces() if g > now)
         return min(due) if due else None
+
+    def _graces(self) -> list[float]:
+        """When each disconnected person's offline grace ends."""
+        t = self.table
+        return [
+            held.offline_since + t.timing.offline_grace
+            for held in t.seats
+            if held.is_person and held.offline_since is not None and not t.connected(held.seat)
+        ]
 
     def arm(self) -> None:
         """Wake this table when its next timer is due (the leader only; one wake-up at a time)."""
@@ -195,9 +217,16 @@ class Clocks:
                         t.timer = None
                         t.changes["timer"] = True
                     changed = True
-                elif timer.kind == "move" and timer.seq == t.seq and timer.seat is not None:
+                elif (
+                    timer.kind == "move"
+                    and timer.seq == t.seq
+                    and timer.seat is not None
+                    and not self._stood_in(timer)
+                ):
                     await self._time_out(timer.seat)
                     return
+            if not t.started and any(0 <= now - g < 2.0 for g in self._graces()):
+                changed = True  # a grace just ended: the creator's tools show
             if changed:
                 await self.update()
                 t.outbox.broadcast()

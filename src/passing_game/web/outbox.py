@@ -44,6 +44,7 @@ class Outbox:
     def seat_rows(self) -> list[dict[str, Any]]:
         t = self.table
         names = t.names()
+        now = time.time()
         return [
             {
                 "seat": s.seat,
@@ -53,6 +54,12 @@ class Outbox:
                 "connected": s.kind == "bot" or t.connected(s.seat),
                 "away": s.row.away if s.is_person else None,
                 "standin": s.stand_in,
+                # A person without an account is marked: a guest never looks like one.
+                "guest": s.is_person and s.row.user_id is None,
+                # Whether the table's creator may give the seat away now (issue 22).
+                "absent": s.kind != "bot" and t.seating.gone_for_now(s, now),
+                "hints": s.row.hints,
+                "rematch": s.row.rematch,
             }
             for s in t.seats
         ]
@@ -94,6 +101,8 @@ class Outbox:
         if t.origin == "daily":
             frame["daily"] = {"rounds": DAILY_ROUNDS}
         frame["ratings"] = ratings.shown(t)
+        frame["unrated"] = ratings.unrated(t)
+        frame["rematch_waiting"] = t.rematch_waiting() if t.match.is_over else []
         return frame
 
     def error_frame(self, message: str, code: str = "bad-request") -> dict[str, Any]:

@@ -1,20 +1,24 @@
 """Ratings: OpenSkill's Plackett-Luce model, one rating per player count (issue 13, P33).
 
 A rated table seats signed-in people only (``Lobby.create``). When its match
-ends, the table's leader rates it once (``after_finish``, called from
-``Table.finish``): every player's rating in the match's pool changes in one
-store transaction, and each change is kept in ``web_rating_changes``, whose
-primary key ``(code, game, user_id)`` makes a second rating of the same game
-impossible (a leader that finishes a game again after a restart, or two
-leaders racing, change nothing).
+ends, the table's leader rates it once (``rate_tx``, from ``Table.finish``)
+in the very transaction that keeps the game's record (``Store.finish_game``):
+a crash keeps both or neither, and a game whose record is kept is rated
+(issue 22). Every player's rating in the match's pool changes, and each
+change is kept in ``web_rating_changes``, whose primary key ``(code, game,
+user_id)`` makes a second rating of the same game impossible (a leader that
+finishes a game again after a restart, or two leaders racing, change
+nothing). A game in which a person never made a move of their own is not
+rated at all (``aborted``, as lichess aborts it). The formula is ``rate``,
+pure.
 
 Pools (``POOLS``): ``"2"``, ``"3"``, ``"4"`` and ``"4-teams"`` (four players
 in two partnerships, rated as teams). The match's standings
 (``outcome_of``): the side that reached the target first, the others by
-their final score (equal scores share a place); a side with a player who
-left the table (``away == "left"``), resigned, or whose seat was handed to a
-bot, comes after every other side. A partner of a player who left keeps
-their rating (a change of zero is recorded).
+their final score (equal scores share a place); a side with a player who was
+not there at the end (resigned, left, a stand-in playing for them for any
+reason, the seat handed to a bot) comes after every other side. A partner of
+such a player keeps their rating (a change of zero is recorded).
 
 What people read is a whole number (``display``):
 ``1000 + 20 * (mu - 3 * sigma)``, the model's conservative estimate ("the
@@ -102,15 +106,19 @@ class Outcome:
     ranks: tuple[int, ...]
     #: The seats whose player left the match (they lose it).
     left: frozenset[int]
+    #: A person never moved: the game is not rated at all (as lichess aborts it).
+    aborted: bool = False
 
 
 def left_seats(rows: Sequence[SeatRow], resigned: int | None) -> frozenset[int]:
-    """The seats whose player left: walked away, resigned, or was replaced by a bot."""
+    """The seats whose player was not there at the end: resigned, left, away for
+    any reason a stand-in plays for them (offline past the grace, out of time twice,
+    suspended), or replaced by a bot. Nobody else's act puts a seat here (P40)."""
     return frozenset(
         row.seat
         for row in rows
         if row.seat == resigned
-        or (row.kind == "human" and row.away == "left")
+        or (row.kind == "human" and row.away is not None)
         or (row.kind != "human" and row.user_id is not None)
     )
 
@@ -121,9 +129,12 @@ def outcome_of(
     winner: int | None,
     scores: Sequence[int],
     resigned: int | None = None,
+    moved: frozenset[int] | None = None,
 ) -> Outcome:
     """The standings of a finished match: the winning side, then the others by
-    score; sides with a player who left come last, tied.
+    score; sides with a player who left come last, tied. ``moved`` are the seats
+    whose person made a move of their own: if a person did not, the game is
+    ``aborted`` (not rated).
 
     >>> rows = [SeatRow(s, "human", n, user_id=n) for s, n in enumerate("abc")]
     >>> outcome_of(Rules(players=3), rows, 1, [40, 101, 40]).ranks
@@ -131,8 +142,13 @@ def outcome_of(
     >>> rows[1] = SeatRow(1, "human", "b", away="left", user_id="b")
     >>> outcome_of(Rules(players=3), rows, 1, [55, 101, 40]).ranks
     (1, 3, 2)
+    >>> outcome_of(Rules(players=3), rows, 1, [55, 101, 40], moved=frozenset({0, 1})).aborted
+    True
     """
     left = left_seats(rows, resigned)
+    aborted = moved is not None and any(
+        row.user_id is not None and row.seat not in moved for row in rows
+    )
     sides = tuple(
         tuple(row.seat for row in rows if rules.side_of(row.seat) == side)
         for side in range(rules.sides)
@@ -151,6 +167,7 @@ def outcome_of(
         sides=sides,
         ranks=ranks,
         left=left,
+        aborted=aborted,
     )
 
 
@@ -210,90 +227,105 @@ def changes_of_tx(tx: Tx, code: str, game: int) -> list[Change]:
     ]
 
 
+def rate(outcome: Outcome, current: dict[str, tuple[float, float]]) -> list[Change]:
+    """Every player's change for a finished game, from their ratings before it
+    (``(mu, sigma)`` by account; a new player's when missing). Pure: the formula
+    is here and nowhere else, tested without a database."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    before = {user: current.get(user, (MU, SIGMA)) for user in outcome.users if user is not None}
+    teams = [
+        [model.rating(*before.get(outcome.users[seat] or "", (MU, SIGMA))) for seat in side]
+        for side in outcome.sides
+    ]
+    rated = model.rate(teams, ranks=list(outcome.ranks))
+    side_left = [any(s in outcome.left for s in side) for side in outcome.sides]
+    made: list[Change] = []
+    for side_index, side in enumerate(outcome.sides):
+        for at, seat in enumerate(side):
+            account = outcome.users[seat]
+            if account is None:
+                continue
+            mu, sigma = before[account]
+            new = rated[side_index][at]
+            after = (float(new.mu), float(new.sigma))
+            if side_left[side_index] and seat not in outcome.left:
+                after = (mu, sigma)  # a partner of a player who left keeps theirs
+            made.append(Change(account, outcome.pool, mu, sigma, *after))
+    return sorted(made, key=lambda c: c.user_id)
+
+
+def rate_tx(tx: Tx, code: str, game: int, outcome: Outcome, now: float) -> list[Change]:
+    """Rate a finished game once, inside the transaction that keeps its record
+    (``Store.finish_game``): every player's new rating and its change, and the
+    game marked ``rated`` (or ``aborted`` when a person never moved). A game
+    already rated is left alone (its changes are returned)."""
+    if tx.one("SELECT 1 FROM web_rating_changes WHERE code = ? AND game = ?", (code, game)):
+        return changes_of_tx(tx, code, game)
+    accounts = sorted({u for u in outcome.users if u is not None})
+    if outcome.aborted or not accounts:
+        tx.run("UPDATE web_games SET rating = 'aborted' WHERE code = ? AND game = ?", (code, game))
+        return []
+    current: dict[str, tuple[float, float]] = {}
+    for user in accounts:  # in one order, so that two games never deadlock
+        tx.run(
+            "INSERT INTO web_ratings (user_id, pool, mu, sigma, games, updated)"
+            " VALUES (?, ?, ?, ?, 0, ?) ON CONFLICT (user_id, pool) DO NOTHING",
+            (user, outcome.pool, MU, SIGMA, now),
+        )
+        # A no-op write takes the row's lock (PostgreSQL): a game finishing
+        # at the same moment with this player waits, then reads the new value.
+        tx.run(
+            "UPDATE web_ratings SET games = games WHERE user_id = ? AND pool = ?",
+            (user, outcome.pool),
+        )
+        row = tx.one(
+            "SELECT mu, sigma FROM web_ratings WHERE user_id = ? AND pool = ?",
+            (user, outcome.pool),
+        )
+        assert row is not None
+        current[user] = (float(row[0]), float(row[1]))
+    made = rate(outcome, current)
+    for change in made:
+        tx.run(
+            "UPDATE web_ratings SET mu = ?, sigma = ?, games = games + 1, updated = ?"
+            " WHERE user_id = ? AND pool = ?",
+            (change.mu_after, change.sigma_after, now, change.user_id, change.pool),
+        )
+        tx.run(
+            "INSERT INTO web_rating_changes (code, game, user_id, pool, mu_before,"
+            " sigma_before, mu_after, sigma_after, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                code,
+                game,
+                change.user_id,
+                change.pool,
+                change.mu_before,
+                change.sigma_before,
+                change.mu_after,
+                change.sigma_after,
+                now,
+            ),
+        )
+    tx.run("UPDATE web_games SET rating = 'rated' WHERE code = ? AND game = ?", (code, game))
+    return made
+
+
 def rate_game(
     store: Store, code: str, game: int, outcome: Outcome, now: float | None = None
 ) -> list[Change]:
-    """Rate a finished game once: every player's new rating and its change, in
-    one transaction. A game already rated is left alone (its changes are returned).
-    """
-    from openskill.models import PlackettLuce
-
+    """``rate_tx`` in a transaction of its own (a finished game's record already
+    kept: the sweep of games a crash left unrated, tests)."""
     now = time.time() if now is None else now
-    accounts = sorted({u for u in outcome.users if u is not None})
-    if not accounts:
-        return []
     try:
         with store.transaction() as tx:
-            if tx.one("SELECT 1 FROM web_rating_changes WHERE code = ? AND game = ?", (code, game)):
-                return changes_of_tx(tx, code, game)
-            current: dict[str, tuple[float, float]] = {}
-            for user in accounts:  # in one order, so that two games never deadlock
-                tx.run(
-                    "INSERT INTO web_ratings (user_id, pool, mu, sigma, games, updated)"
-                    " VALUES (?, ?, ?, ?, 0, ?) ON CONFLICT (user_id, pool) DO NOTHING",
-                    (user, outcome.pool, MU, SIGMA, now),
-                )
-                # A no-op write takes the row's lock (PostgreSQL): a game finishing
-                # at the same moment with this player waits, then reads the new value.
-                tx.run(
-                    "UPDATE web_ratings SET games = games WHERE user_id = ? AND pool = ?",
-                    (user, outcome.pool),
-                )
-                row = tx.one(
-                    "SELECT mu, sigma FROM web_ratings WHERE user_id = ? AND pool = ?",
-                    (user, outcome.pool),
-                )
-                assert row is not None
-                current[user] = (float(row[0]), float(row[1]))
-            model = PlackettLuce()
-            teams = [
-                [
-                    model.rating(*current.get(outcome.users[seat] or "", (MU, SIGMA)))
-                    for seat in side
-                ]
-                for side in outcome.sides
-            ]
-            rated = model.rate(teams, ranks=list(outcome.ranks))
-            side_left = [any(s in outcome.left for s in side) for side in outcome.sides]
-            made: list[Change] = []
-            for side_index, side in enumerate(outcome.sides):
-                for at, seat in enumerate(side):
-                    account = outcome.users[seat]
-                    if account is None:
-                        continue
-                    mu, sigma = current[account]
-                    new = rated[side_index][at]
-                    after = (float(new.mu), float(new.sigma))
-                    if side_left[side_index] and seat not in outcome.left:
-                        after = (mu, sigma)  # a partner of a player who left keeps theirs
-                    made.append(Change(account, outcome.pool, mu, sigma, *after))
-            for change in made:
-                tx.run(
-                    "UPDATE web_ratings SET mu = ?, sigma = ?, games = games + 1, updated = ?"
-                    " WHERE user_id = ? AND pool = ?",
-                    (change.mu_after, change.sigma_after, now, change.user_id, change.pool),
-                )
-                tx.run(
-                    "INSERT INTO web_rating_changes (code, game, user_id, pool, mu_before,"
-                    " sigma_before, mu_after, sigma_after, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        code,
-                        game,
-                        change.user_id,
-                        change.pool,
-                        change.mu_before,
-                        change.sigma_before,
-                        change.mu_after,
-                        change.sigma_after,
-                        now,
-                    ),
-                )
+            return rate_tx(tx, code, game, outcome, now)
     except Exception as exc:
         if not _integrity(store, exc):
             raise
         # Another leader rated this game at the same moment: its changes stand.
         return changes_of(store, code, game)
-    return sorted(made, key=lambda c: c.user_id)
 
 
 def unrate(store: Store, code: str, game: int) -> list[str]:
@@ -368,6 +400,8 @@ def replay(steps: Sequence[Sequence[Any]]) -> tuple[float, float, int]:
 class _Shown:
     game: int
     items: list[dict[str, Any]] | None = None
+    #: The game was not rated: a person never moved (``Outcome.aborted``).
+    aborted: bool = False
     loading: bool = False
     tries: int = 0
 
@@ -399,65 +433,83 @@ def frame_items(table: Table, changes: Sequence[Change]) -> list[dict[str, Any]]
     return items
 
 
-async def after_finish(table: Table) -> None:
-    """A rated table's match is over: rate it (once), and show the changes.
-
-    Runs on the table's leader, under the table's lock, from ``Table.finish``;
-    a failure is logged (the game stays unrated) and never ends the table.
-    """
+def outcome_for(table: Table) -> Outcome | None:
+    """The standings a rated table's finished match is rated by (``None``: not rated)."""
     if not table.rated or not table.match.is_over:
-        return
-    outcome = outcome_of(
+        return None
+    return outcome_of(
         table.rules,
         [s.row for s in table.seats],
         table.match.winner,
         table.match.scores,
         table.resigned,
+        moved=table.moved_seats(),
     )
-    try:
-        changes = await table.db.run(rate_game, table.db.store, table.code, table.game, outcome)
-    except Exception:
-        table.lobby.metrics.store_error()
-        log.exception("the game's ratings were not stored", extra={"table": table.code})
-        return
-    _SHOWN[table] = _Shown(table.game, frame_items(table, changes))
-    log.info("rated game %d", table.game, extra={"table": table.code, "event": "rated"})
 
 
-def shown(table: Table) -> list[dict[str, Any]] | None:
-    """``frame["ratings"]``: the rating changes of the table's finished, rated game.
+def remember(table: Table, changes: Sequence[Change], aborted: bool) -> None:
+    """What the leader's ``Table.finish`` rated, shown from the next frame on."""
+    _SHOWN[table] = _Shown(table.game, frame_items(table, changes), aborted)
+    event = "aborted" if aborted else "rated"
+    log.info("%s game %d", event, table.game, extra={"table": table.code, "event": event})
 
-    ``None`` while there are none to show. A table that did not rate the game
-    itself (a replica, a table loaded after its end) asks the store once, in
-    the background, and shows them with its next frame.
+
+def game_rating(store: Store, code: str, game: int) -> tuple[str | None, list[Change]]:
+    """A finished game's rating state (``rated``, ``aborted``, ``None``) and changes."""
+    with store.transaction() as tx:
+        row = tx.one("SELECT rating FROM web_games WHERE code = ? AND game = ?", (code, game))
+        return (None if row is None or row[0] is None else str(row[0])), changes_of_tx(
+            tx, code, game
+        )
+
+
+def _known(table: Table) -> _Shown | None:
+    """What the table shows of its finished rated game (``None``: nothing to show).
+
+    A table that did not rate the game itself (a replica, a table loaded after
+    its end) asks the store once, in the background, and shows it with its
+    next frame.
     """
     if not table.rated or not table.match.is_over:
         return None
     known = _SHOWN.get(table)
     if known is None or known.game != table.game:
         known = _SHOWN[table] = _Shown(table.game)
-    if known.items is not None:
-        return known.items
-    if not known.loading and known.tries < _MOST_TRIES:
+    if known.items is None and not known.loading and known.tries < _MOST_TRIES:
         known.loading = True
         known.tries += 1
         table.lobby.spawn(_load(table, known))
-    return None
+    return known
+
+
+def shown(table: Table) -> list[dict[str, Any]] | None:
+    """``frame["ratings"]``: the rating changes of the table's finished, rated game."""
+    known = _known(table)
+    return None if known is None or known.aborted else known.items
+
+
+def unrated(table: Table) -> str | None:
+    """``frame["unrated"]``: why a rated table's finished game was not rated, if it was not."""
+    known = _known(table)
+    return "aborted" if known is not None and known.aborted else None
 
 
 async def _load(table: Table, known: _Shown) -> None:
     # A replica may learn of the game's last move before its leader has rated
     # it (the rating's commit follows the move's): it asks again a little later.
+    state: str | None = None
+    changes: list[Change] = []
     try:
         for attempt in range(_MOST_TRIES):
-            changes = await table.db.run(changes_of, table.db.store, table.code, known.game)
-            if changes or table.game != known.game:
+            state, changes = await table.db.run(game_rating, table.db.store, table.code, known.game)
+            if state is not None or changes or table.game != known.game:
                 break
             await asyncio.sleep(_RETRY * (attempt + 1))
     finally:
         known.loading = False
-    if changes and table.game == known.game:
+    if (state is not None or changes) and table.game == known.game:
         known.items = frame_items(table, changes)
+        known.aborted = state == "aborted"
         table.outbox.broadcast()
 
 
@@ -516,15 +568,20 @@ __all__ = [
     "Change",
     "Outcome",
     "RatingError",
-    "after_finish",
     "changes_of",
     "display",
+    "game_rating",
     "leaderboard",
+    "outcome_for",
     "outcome_of",
     "pool_of",
+    "rate",
     "rate_game",
+    "rate_tx",
+    "remember",
     "replay",
     "shown",
     "unrate",
     "unrate_tx",
+    "unrated",
 ]

@@ -33,12 +33,20 @@ process that died goes stale after ``STALE_SECONDS`` and is taken over. The
 result is kept in words for every language (the hint explainer's sentences
 need the seat's views).
 
+**Limits before work** (issue 22). A request is counted against its client's
+address (``address_key``) before its body is read; records are parsed and
+replayed in worker threads, never on the event loop, ``MAX_PARSES`` at once
+(then 503); an address runs ``MAX_JOBS_PER_ADDRESS`` analysis at a time (then
+429). A refusal is ``{"error": a sentence, "code"}``, whatever the body holds.
+
 POSTs need the page's CSRF token (``X-CSRF-Token``, as ``/api/account``'s).
 """
 
 from __future__ import annotations
 
+import asyncio
 import atexit
+import contextvars
 import hashlib
 import json
 import logging
@@ -46,11 +54,12 @@ import math
 import os
 import threading
 import time
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
@@ -67,7 +76,7 @@ from passing_game.steps import build_steps
 from passing_game.web import frames
 from passing_game.web import i18n as page_i18n
 from passing_game.web.accounts import CSRF_COOKIE, CSRF_HEADER, csrf_ok
-from passing_game.web.addresses import AddressLimits
+from passing_game.web.addresses import AddressLimits, client_key
 from passing_game.web.protocol import MAX_NAME, ProtocolError, clean_code, shown
 from passing_game.web.store import Store
 
@@ -85,6 +94,19 @@ STALE_SECONDS = 120.0
 DEFAULT_WORKERS = 2
 #: The highest game number looked up (an SQL ``INTEGER``).
 MAX_GAME = 2**31 - 1
+#: Per address, a second and in a burst: replays; ``POST /api/analysis`` (even a cached
+#: one parses the record); analyses started. The first two are counted before any work.
+REPLAY_REQUESTS, ANALYSIS_REQUESTS, ANALYSIS_STARTS = (2.0, 20.0), (0.5, 10.0), (1 / 20, 4.0)
+#: Analyses one address (``address_key``) may have running at once in one process
+#: (then 429, ``Retry-After: HELD_RETRY``).
+MAX_JOBS_PER_ADDRESS, HELD_RETRY = 1, 10
+#: Records parsed or replayed at once in one server process, in worker threads (then
+#: 503, ``Retry-After: PARSE_RETRY``).
+MAX_PARSES, PARSE_RETRY = 2, 2
+
+_T = TypeVar("_T")
+_PARSER = ThreadPoolExecutor(max_workers=MAX_PARSES, thread_name_prefix="review-parse")
+_PARSE_SLOTS = threading.BoundedSemaphore(MAX_PARSES)
 
 
 # -- replaying a record ----------------------------------------------------------------
@@ -204,15 +226,40 @@ def not_found() -> Refused:
     )
 
 
-def parse_record(source: bytes | Mapping[str, Any]) -> tuple[Mapping[str, Any], Match]:
-    """An uploaded record's data and its match, if it is a finished game's record."""
+def decode(raw: bytes) -> Any:
+    r"""An uploaded body's JSON data; ``ValueError``, as for text that is not JSON, for
+    one nested past the recursion limit, not UTF-8, holding lone surrogates (no answer
+    could quote them: UTF-8 has none) or a number of thousands of digits.
+
+    >>> decode(b'["\\ud800"]')
+    Traceback (most recent call last):
+    ValueError: it holds text that is not valid UTF-8
+    """
     try:
-        data = json.loads(source) if isinstance(source, bytes) else source
+        data = json.loads(raw)
+        json.dumps(data, ensure_ascii=False).encode()
+    except RecursionError:
+        raise ValueError(_("it nests too deeply")) from None
+    except UnicodeError:  # not UTF-8 when decoded, a lone surrogate when encoded
+        raise ValueError(_("it holds text that is not valid UTF-8")) from None
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # int() past sys.get_int_max_str_digits()
+        raise ValueError(_("it holds a number too long to read")) from None
+    return data
+
+
+def parse_record(source: bytes | Mapping[str, Any]) -> tuple[Mapping[str, Any], Match]:
+    """An uploaded record's data and its match, if it is a finished game's record
+    (long for a large record: called off the event loop, ``_off_loop``)."""
+    try:
+        data = decode(source) if isinstance(source, bytes) else source
         if not isinstance(data, Mapping):
             raise PassingGameError(_("the record must be a JSON object"))
         match = load_record(data)
-    except (ValueError, RecursionError) as exc:  # RecordError, JSON and Unicode errors
-        reason = str(exc) if isinstance(exc, PassingGameError) else shown(str(exc), 120)
+    except (ValueError, RecursionError) as exc:  # RecordError, decode's refusals
+        # Quoted back cut short, unprintable characters replaced (the record's text).
+        reason = shown(str(exc), 200)
         message = _("this file is not a usable game record: {reason}").format(reason=reason)
         raise Refused(400, message, "record") from None
     if not match.is_over:
@@ -224,8 +271,25 @@ def parse_record(source: bytes | Mapping[str, Any]) -> tuple[Mapping[str, Any], 
     return data, match
 
 
-async def stored_game(request: Request, code_text: Any, game_text: Any) -> tuple[Any, Match]:
-    """A table's finished game: its record's data and its match (``not_found`` otherwise)."""
+async def _off_loop(fn: Callable[..., _T], *args: Any) -> _T:
+    """``fn(*args)`` in one of this module's worker threads, in this request's context
+    (its language), so that no parse or replay holds the event loop; 503 when all
+    ``MAX_PARSES`` are taken."""
+    if not _PARSE_SLOTS.acquire(blocking=False):
+        busy = _("the server is busy reading other game records: try again in a few seconds")
+        raise Refused(503, busy, "busy", PARSE_RETRY)
+    try:
+        future = _PARSER.submit(contextvars.copy_context().run, fn, *args)
+    except BaseException:
+        _PARSE_SLOTS.release()
+        raise
+    # Freed when the work ends, or is cancelled before it starts (never twice).
+    future.add_done_callback(lambda _done: _PARSE_SLOTS.release())
+    return await asyncio.wrap_future(future)
+
+
+async def _stored_text(request: Request, code_text: Any, game_text: Any) -> str:
+    """The record of a table's finished game (``not_found`` otherwise)."""
     try:
         code = clean_code(code_text)
     except ProtocolError as exc:
@@ -240,10 +304,60 @@ async def stored_game(request: Request, code_text: Any, game_text: Any) -> tuple
         raise Refused(
             400, _("game must be a whole number from 1 to {n}").format(n=MAX_GAME), "bad-game"
         )
-    record = await request.app.state.lobby.db.game_record(code, game)
+    record: str | None = await request.app.state.lobby.db.game_record(code, game)
     if record is None:
         raise not_found()
-    data = json.loads(record)
+    return record
+
+
+@dataclass(frozen=True)
+class Asked:
+    """The seat of a finished game an analysis is asked for, and what finding it needs."""
+
+    data: Mapping[str, Any]
+    match: Match
+    seat: int
+    key: str  # record_hash
+    total: int  # the seat's decisions that are not forced
+
+
+def _asked(data: Mapping[str, Any], match: Match, seat_value: Any) -> Asked:
+    seat = _seat_of(seat_value, match.rules.players)
+    marks = record_marks(data)
+    total = sum(1 for t in analysis.decisions(match, seat, marks) if not t.forced)
+    if total > MAX_DECISIONS:
+        raise Refused(
+            413,
+            ngettext(
+                "this game is too long to analyse here (at most {most} decision; it has {n})",
+                "this game is too long to analyse here (at most {most} decisions; it has {n})",
+                MAX_DECISIONS,
+            ).format(n=total, most=MAX_DECISIONS),
+            "too-long",
+        )
+    return Asked(data, match, seat, record_hash(match, marks), total)
+
+
+def _analysis_message(raw: bytes) -> Asked | dict[str, Any]:
+    """What ``POST /api/analysis`` asks for: the game, when the body holds its record;
+    else the body, whose ``code`` and ``game`` name a table's game."""
+    try:
+        asked = decode(raw)
+    except ValueError as exc:
+        message = _("the request is not a usable JSON object: {reason}")
+        raise Refused(400, message.format(reason=shown(str(exc), 200)), "bad-request") from None
+    if not isinstance(asked, dict):
+        raise Refused(400, _("a message must be a JSON object"), "bad-request")
+    if "record" not in asked:
+        return asked
+    record = asked["record"]
+    if not isinstance(record, Mapping):
+        raise Refused(400, _("the record must be a JSON object"), "record")
+    return _asked(*parse_record(record), asked.get("seat"))
+
+
+def _stored_record(text: str) -> tuple[Any, Match]:
+    data = json.loads(text)
     return data, load_record(data)
 
 
@@ -260,6 +374,7 @@ class Job:
 
     key: str
     seat: int
+    address: str  # whose it is (``address_key``)
     done: int = 0
     total: int = 0
     error: str | None = None
@@ -267,14 +382,16 @@ class Job:
 
 
 class Analyst:
-    """The analyses of one server process: at most ``MAX_JOBS`` at a time, their
-    searches in a bounded pool of spawned worker processes."""
+    """The analyses of one server process: at most ``MAX_JOBS`` at a time (and
+    ``MAX_JOBS_PER_ADDRESS`` of one address), their searches in a bounded pool of
+    spawned worker processes."""
 
     def __init__(self, workers: int = DEFAULT_WORKERS) -> None:
         self.workers = max(0, workers)
         self.owner = f"{os.getpid()}-{id(self):x}"
         self.jobs: dict[tuple[str, int], Job] = {}
         self.failed: dict[tuple[str, int], str] = {}
+        self._held: Counter[str] = Counter()  # address -> its analyses starting or running
         self._lock = threading.Lock()
         self._threads = ThreadPoolExecutor(max_workers=MAX_JOBS, thread_name_prefix="analysis")
         self._pool: ProcessPoolExecutor | None = None
@@ -327,16 +444,29 @@ class Analyst:
                     return "mine", {}
             return "running", state
 
-    def start(
-        self, store: Store, key: str, seat: int, match: Match, data: Mapping[str, Any]
-    ) -> Job:
-        """Run the analysis of ``seat`` in a thread of this process; its searches in the pool."""
-        job = Job(key, seat)
+    def hold(self, address: str) -> bool:
+        """Count one more analysis of ``address``, unless it has ``MAX_JOBS_PER_ADDRESS``."""
         with self._lock:
-            self.jobs[(key, seat)] = job
-            self.failed.pop((key, seat), None)
+            if self._held[address] >= MAX_JOBS_PER_ADDRESS:
+                return False
+            self._held[address] += 1
+            return True
+
+    def let_go(self, address: str) -> None:
+        with self._lock:
+            self._held[address] -= 1
+            if self._held[address] <= 0:
+                del self._held[address]
+
+    def start(self, store: Store, asked: Asked, address: str) -> Job:
+        """Run the analysis ``asked`` for in a thread of this process, its searches in the
+        pool; ``address`` holds it (``hold``) until it ends."""
+        job = Job(asked.key, asked.seat, address)
+        with self._lock:
+            self.jobs[(job.key, job.seat)] = job
+            self.failed.pop((job.key, job.seat), None)
             self.started += 1
-        self._threads.submit(self._run, job, store, match, data)
+        self._threads.submit(self._run, job, store, asked.match, asked.data)
         return job
 
     def busy(self) -> bool:
@@ -398,6 +528,7 @@ class Analyst:
         finally:
             with self._lock:
                 self.jobs.pop((job.key, job.seat), None)
+            self.let_go(job.address)
             job.finished.set()
 
     def close(self) -> None:
@@ -479,14 +610,16 @@ def worded(state: Mapping[str, Any], key: str, seat: int) -> dict[str, Any]:
 # -- the endpoints ---------------------------------------------------------------------
 
 
-def _limits(request: Request, name: str, rate: float, burst: float) -> float:
-    """Seconds this client must wait before ``name`` (0: go ahead, and it is counted)."""
+def _limit(request: Request, name: str, rate_burst: tuple[float, float]) -> None:
+    """Count this request against its client's ``name`` limit; 429 when it is over."""
     state = request.app.state
     limits = getattr(state, name, None)
     if limits is None:
-        limits = AddressLimits(rate, burst)
+        limits = AddressLimits(*rate_burst)
         setattr(state, name, limits)
-    return float(limits.wait(request.client.host if request.client else None))
+    wait = float(limits.wait(request.client.host if request.client else None))
+    if wait > 0:
+        raise _too_many(wait)
 
 
 def _too_many(wait: float) -> Refused:
@@ -540,20 +673,14 @@ def _page(request: Request) -> Response:
 
 async def replay_stored(request: Request) -> Response:
     """``GET /api/replay/CODE/GAME``: the steps of a table's finished game."""
+    code, game = request.path_params["code"], request.path_params["game"]
     try:
-        wait = _limits(request, "replay_limits", 2.0, 20.0)
-        if wait > 0:
-            raise _too_many(wait)
-        data, match = await stored_game(
-            request, request.path_params["code"], request.path_params["game"]
-        )
+        _limit(request, "replay_limits", REPLAY_REQUESTS)
+        text = await _stored_text(request, code, game)
+        body = await _off_loop(lambda: replay_data(*_stored_record(text)))
     except Refused as exc:
         return _answer(exc)
-    body = replay_data(data, match)
-    body["code"], body["game"] = (
-        clean_code(request.path_params["code"]),
-        int(request.path_params["game"]),
-    )
+    body["code"], body["game"] = clean_code(code), int(game)
     return JSONResponse(body, headers={"Cache-Control": "no-store"})
 
 
@@ -561,13 +688,11 @@ async def replay_upload(request: Request) -> Response:
     """``POST /api/replay``: the steps of a record the visitor opened (never stored)."""
     try:
         _check_csrf(request)
-        wait = _limits(request, "replay_limits", 2.0, 20.0)
-        if wait > 0:
-            raise _too_many(wait)
-        data, match = parse_record(await _body(request, MAX_RECORD_BYTES))
+        _limit(request, "replay_limits", REPLAY_REQUESTS)
+        raw = await _body(request, MAX_RECORD_BYTES)
+        body = await _off_loop(lambda: replay_data(*parse_record(raw)))
     except Refused as exc:
         return _answer(exc)
-    body = replay_data(data, match)
     body["code"], body["game"] = None, None
     return JSONResponse(body, headers={"Cache-Control": "no-store"})
 
@@ -589,63 +714,53 @@ async def start_analysis(request: Request) -> Response:
     """``POST /api/analysis``: the analysis of one seat, started if nobody has it yet."""
     try:
         _check_csrf(request)
+        # Before the body is read: finding even a cached analysis parses the record.
+        _limit(request, "analysis_requests", ANALYSIS_REQUESTS)
         raw = await _body(request, MAX_RECORD_BYTES + 4096)
-        try:
-            asked = json.loads(raw or b"{}")
-        except ValueError:
-            raise Refused(400, _("a message must be a JSON object"), "bad-request") from None
-        if not isinstance(asked, dict):
-            raise Refused(400, _("a message must be a JSON object"), "bad-request")
-        if "record" in asked:
-            record = asked["record"]
-            if not isinstance(record, Mapping):
-                raise Refused(400, _("the record must be a JSON object"), "record")
-            data, match = parse_record(record)
-        else:
-            data, match = await stored_game(request, asked.get("code"), asked.get("game"))
-        seat = _seat_of(asked.get("seat"), match.rules.players)
-        marks = record_marks(data)
-        key = record_hash(match, marks)
+        asked = await _off_loop(_analysis_message, raw)
+        if isinstance(asked, dict):
+            text = await _stored_text(request, asked.get("code"), asked.get("game"))
+            seat_value = asked.get("seat")
+            asked = await _off_loop(lambda: _asked(*_stored_record(text), seat_value))
+        key, seat = asked.key, asked.seat
         worker = analyst()
         job = worker.job(key, seat)
         if job is not None:
             return JSONResponse(_progress(key, seat, job.done, job.total))
-        store: Store = request.app.state.lobby.db.store
-        turns = analysis.decisions(match, seat, marks)
-        total = sum(1 for t in turns if not t.forced)
-        if total > MAX_DECISIONS:
-            raise Refused(
-                413,
-                ngettext(
-                    "this game is too long to analyse here (at most {most} decision; it has {n})",
-                    "this game is too long to analyse here (at most {most} decisions; it has {n})",
-                    MAX_DECISIONS,
-                ).format(n=total, most=MAX_DECISIONS),
-                "too-long",
-            )
         db = request.app.state.lobby.db
-        # A cached analysis first: no rate limit, no work.
+        store: Store = db.store
+        # A cached analysis first: no other limit, no work.
         kind, state = await db.run(_peek, store, key, seat)
-        if kind == "done":
-            return JSONResponse(worded(state, key, seat))
-        if kind == "running":
-            return JSONResponse(_progress(key, seat, state.get("done", 0), state.get("total", 0)))
+        if kind != "none":
+            return _known(kind, state, key, seat)
         if worker.busy():
-            raise Refused(
-                503, _("the server is busy analysing other games: try again in a minute"), "busy"
-            )
-        wait = _limits(request, "analysis_limits", 1 / 20, 4.0)
-        if wait > 0:
-            raise _too_many(wait)
-        kind, state = await db.run(worker.claim, store, key, seat, total)
-        if kind == "done":
-            return JSONResponse(worded(state, key, seat))
-        if kind == "running":
-            return JSONResponse(_progress(key, seat, state.get("done", 0), state.get("total", 0)))
-        worker.start(store, key, seat, match, data)
-        return JSONResponse(_progress(key, seat, 0, total), 202)
+            busy = _("the server is busy analysing other games: try again in a minute")
+            raise Refused(503, busy, "busy", 60)
+        address = client_key(request)
+        if not worker.hold(address):
+            held = _("your other analysis is still running: try again once it is done")
+            raise Refused(429, held, "one-at-a-time", HELD_RETRY)
+        started = False
+        try:
+            _limit(request, "analysis_limits", ANALYSIS_STARTS)
+            kind, state = await db.run(worker.claim, store, key, seat, asked.total)
+            if kind == "mine":
+                worker.start(store, asked, address)
+                started = True
+                return JSONResponse(_progress(key, seat, 0, asked.total), 202)
+        finally:
+            if not started:
+                worker.let_go(address)
+        return _known(kind, state, key, seat)
     except Refused as exc:
         return _answer(exc)
+
+
+def _known(kind: str, state: Mapping[str, Any], key: str, seat: int) -> JSONResponse:
+    """The answer for an analysis found ``done`` or ``running`` in ``web_analyses``."""
+    if kind == "done":
+        return JSONResponse(worded(state, key, seat))
+    return JSONResponse(_progress(key, seat, state.get("done", 0), state.get("total", 0)))
 
 
 def _peek(store: Store, key: str, seat: int) -> tuple[str, dict[str, Any]]:
@@ -684,10 +799,8 @@ async def analysis_status(request: Request) -> Response:
     kind, state = await request.app.state.lobby.db.run(
         _peek, request.app.state.lobby.db.store, key, seat
     )
-    if kind == "done":
-        return JSONResponse(worded(state, key, seat))
-    if kind == "running":
-        return JSONResponse(_progress(key, seat, state.get("done", 0), state.get("total", 0)))
+    if kind != "none":
+        return _known(kind, state, key, seat)
     failed = worker.failed.get((key, seat))
     if failed is not None:
         return JSONResponse(

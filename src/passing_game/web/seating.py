@@ -123,6 +123,17 @@ class Seating:
             if held is not None and hmac.compare_digest(held, invite_hash):
                 if t.rated and user_id is None:
                     raise ProtocolError(_("sign in to play a rated game"), "signed-out")
+                owner = seat.row.user_id
+                if t.rated and owner is not None and owner != user_id:
+                    # A rated seat stays its account's: nobody else finishes its game.
+                    raise ProtocolError(
+                        _("This invitation is for the account that holds the seat."),
+                        "not-your-seat",
+                    )
+                if user_id is not None and any(
+                    s.row.user_id == user_id for s in t.seats if s is not seat
+                ):
+                    raise ProtocolError(_("you already have a seat at this table"), "seat-taken")
                 await t.save_seat(
                     seat,
                     name=name,
@@ -164,24 +175,33 @@ class Seating:
         if user_id is None or held.kind != "human" or held.user_id != user_id:
             raise ProtocolError(_("that seat token is not valid"), "bad-token")
 
-    async def check_token(self, seat: int, token: str) -> None:
+    async def check_token(self, seat: int, token: str, user_id: str | None = None) -> None:
         """Refuse a seat token that is not the seat's (a reload takes a seat back with it).
 
         A replica may not have heard of a seat changing hands yet: before
-        refusing, it asks the store.
+        refusing, it asks the store. A seat that belongs to an account is
+        taken back with its token only while the account may play, and never
+        by a socket signed in as another account (issue 22).
         """
         t = self.table
         if not 0 <= seat < len(t.seats):
             raise _no_seat(seat)
-        if self.token_matches(seat, token):
+        if not self.token_matches(seat, token):
+            matched = False
+            if not t.leader:
+                stored = await t.db.load_table(t.code)
+                if stored is not None and len(stored.seats) > seat:
+                    t.seats[seat].row = stored.seats[seat]
+                    matched = self.token_matches(seat, token)
+            if not matched:
+                raise ProtocolError(_("that seat token is not valid"), "bad-token")
+        owner = t.seats[seat].row.user_id
+        if owner is None:
             return
-        if not t.leader:
-            stored = await t.db.load_table(t.code)
-            if stored is not None and len(stored.seats) > seat:
-                t.seats[seat].row = stored.seats[seat]
-                if self.token_matches(seat, token):
-                    return
-        raise ProtocolError(_("that seat token is not valid"), "bad-token")
+        if user_id is not None and user_id != owner:
+            raise ProtocolError(_("This seat belongs to another account."), "not-your-seat")
+        if not await t.db.run(t.lobby.accounts.usable, owner):
+            raise ProtocolError(_("This account is suspended."), "suspended")
 
     # -- connections ---------------------------------------------------------
 
@@ -258,6 +278,20 @@ class Seating:
             self.detach(conn)
         self.table.outbox.tell(old, N_("that seat token is not valid"), "bad-token")
 
+    async def suspend(self, held: Seat) -> None:
+        """The seat's account may no longer play (suspended or deleted): a stand-in
+        plays it from now on; its sockets are refused (lock held)."""
+        t = self.table
+        if held.row.away == "suspended" or not held.is_person:
+            return
+        await t.save_seat(held, away="suspended")
+        refused = list(held.conns)
+        for conn in refused:
+            self.detach(conn)
+        t.outbox.tell(refused, N_("This account is suspended."), "suspended")
+        await t.clocks.update()
+        t.outbox.broadcast()
+
     # -- a seated person's intents (lock held) -------------------------------
 
     async def come_back(self, seat: int) -> None:
@@ -311,8 +345,25 @@ class Seating:
 
     # -- the creator's intents about an absent person's seat ----------------
 
+    def gone_for_now(self, held: Seat, now: float) -> bool:
+        """Whether the creator may give this person's seat away: a stand-in plays it
+        (they left, timed out twice, were offline for the grace) or its person has
+        been offline for the grace (issue 22: never during a blink)."""
+        t = self.table
+        if not held.is_person:
+            return held.kind == "open"
+        if held.stand_in:
+            return True
+        since = held.offline_since
+        return (
+            not t.connected(held.seat)
+            and since is not None
+            and now - since >= t.timing.offline_grace
+        )
+
     def _absent(self, target: int, creator: int) -> Seat:
-        """The seat the creator acts on: another person's, whose person is not here."""
+        """The seat the creator acts on: another person's, whose person is not here
+        and has not been for the offline grace."""
         t = self.table
         if not 0 <= target < len(t.seats) or target == creator:
             raise _no_seat(target)
@@ -321,6 +372,11 @@ class Seating:
             raise ProtocolError(_("a bot already plays that seat"), "seat-taken")
         if held.is_person and t.connected(target) and not held.stand_in:
             raise ProtocolError(_("that person is at the table"), "seat-taken")
+        if not self.gone_for_now(held, time.time()):
+            raise ProtocolError(
+                _("That person may still come back: wait until a stand-in plays their seat."),
+                "not-away",
+            )
         return held
 
     def _check_creator(self, seat: int) -> None:

@@ -50,7 +50,7 @@ from passing_game.web.outbox import Outbox
 from passing_game.web.protocol import Intent, ProtocolError
 from passing_game.web.replica import Replica
 from passing_game.web.seating import Seat, Seating, seat_names
-from passing_game.web.store import AsyncStore, DuplicateMove, StoredTable
+from passing_game.web.store import AsyncStore, DuplicateMove, StoredTable, Tx
 
 if TYPE_CHECKING:
     from passing_game.web.lobby import Lobby
@@ -331,35 +331,104 @@ class Table:
             self.outbox.broadcast()
 
     async def finish(self) -> None:
-        """Keep a finished game's record; a failure is logged and mended on restart."""
+        """Keep a finished game's record and, at a rated table, its ratings, in one
+        transaction (issue 22); a failure is logged and mended on restart, which
+        replays the game and finishes it again."""
         self.changes["reset"] = 1
+        outcome = ratings.outcome_for(self)
+        made: list[ratings.Change] = []
+
+        def rate(tx: Tx) -> None:
+            assert outcome is not None
+            made.extend(ratings.rate_tx(tx, self.code, self.game, outcome, time.time()))
+
         try:
-            await self.db.finish_game(self.code, self.game, self.record())
+            await self.db.finish_game(
+                self.code, self.game, self.record(), rate if outcome is not None else None
+            )
         except Exception:
             self.lobby.metrics.store_error()
-            log.exception("the finished game's record was not stored", extra={"table": self.code})
-        await ratings.after_finish(self)  # a rated game: every player's rating, once
+            log.exception("the finished game was not stored", extra={"table": self.code})
+            return
+        if outcome is not None:
+            ratings.remember(self, made, outcome.aborted)
+
+    def moved_seats(self) -> frozenset[int]:
+        """The seats whose own person made at least one move this game (not a bot
+        for them): a rated game in which some person did not is aborted."""
+        moved: set[int] = set()
+        at = 0
+        for rnd in self.match.rounds:
+            for turn in rnd.history:
+                if at < len(self.played_by) and self.played_by[at] is None:
+                    moved.add(turn.seat)
+                at += 1
+        return frozenset(moved)
 
     def record(self) -> str:
         text = dump_record(self.match, names=self.names(), marks=self.marks())
         return daily_record(text) if self.origin == "daily" else text
 
-    async def rematch(self) -> None:
+    def rematch_waiting(self) -> list[int]:
+        """The people whose yes a rematch still needs (issue 22: an offer that each
+        person accepts). At a rated table every person's; elsewhere a person a
+        stand-in plays for, or gone for the offline grace, is not waited for."""
+        now = time.time()
+        need = []
+        for held in self.seats:
+            if not held.is_person or held.row.rematch:
+                continue
+            if not self.rated and (
+                held.stand_in
+                or (not self.connected(held.seat) and self.seating.gone_for_now(held, now))
+            ):
+                continue
+            need.append(held.seat)
+        return need
+
+    async def rematch(self, seat: int) -> None:
+        """``seat`` offers (or accepts) a rematch; it starts once everyone needed said yes."""
         if not self.match.is_over:
             raise ProtocolError(_("a rematch starts once the game is over"), "not-over")
         if self.origin == "daily":
             raise ProtocolError(_("the daily deal is played once a day"), "daily-once")
+        held = self.seats[seat]
+        if not held.row.rematch:
+            await self.save_seat(held, rematch=True)
+        if self.rematch_waiting():
+            self.outbox.broadcast()
+            return
         seed = secrets.randbits(63)
         await self.db.start_game(self.code, self.game + 1, seed)
         self.game += 1
         for held in self.seats:
-            if held.is_person and (held.row.bank is not None or held.row.seen or held.row.timeouts):
-                await self.save_seat(held, bank=None, seen=0, timeouts=0)
+            row = held.row
+            if held.is_person and (
+                row.bank is not None or row.seen or row.timeouts or row.rematch or row.hints
+            ):
+                await self.save_seat(held, bank=None, seen=0, timeouts=0, rematch=False, hints=0)
         self._start_game(seed)
         self.round_moves = 0
         self.changes["reset"] = 1
         await self.clocks.update()
         self.outbox.broadcast()
+
+    async def take_hint(self, seat: int) -> None:
+        """A person asks for a hint (the advice itself is worked out where they are
+        connected, ``Autoplay.hint``). Never at a rated table or the daily deal (help
+        against a person, or on a deal everybody plays, is not fair); at a table
+        with other people, everybody sees how many hints each took (issue 22)."""
+        if self.rated:
+            raise ProtocolError(_("Hints are not given at rated tables."), "no-hints")
+        if self.origin == "daily":
+            raise ProtocolError(_("Hints are not given in the daily deal."), "no-hints")
+        m = self.match
+        if m.is_over or m.round.to_move != seat or not self.started:
+            raise ProtocolError(_("a hint is given on your turn"), "not-your-turn")
+        held = self.seats[seat]
+        if any(s.is_person for s in self.seats if s is not held):
+            await self.save_seat(held, hints=held.row.hints + 1)
+            self.outbox.broadcast()
 
     # -- a seated person's intents -------------------------------------------
 
@@ -395,7 +464,9 @@ class Table:
         if kind == "continue":
             await seating.read_summary(seat)
         elif kind == "rematch":
-            await self.rematch()
+            await self.rematch(seat)
+        elif kind == "hint":
+            await self.take_hint(seat)
         elif kind == "leave":
             await seating.leave(seat)
         elif kind == "back":
