@@ -14,7 +14,6 @@ import asyncio
 import json
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -40,59 +39,8 @@ from passing_game.web.ratings import (
     replay,
 )
 from passing_game.web.store import PostgresStore, SeatRow, SqliteStore, Store
+from site_helpers import PASSWORD, Site
 from web_helpers import PG_URL, Player, pg_schema, time_limit
-
-PASSWORD = "correct horse battery"
-
-
-# -- a site with several people, in process -------------------------------------------
-
-
-class Site:
-    """One app and one TestClient (one event loop); each person is a cookie jar
-    swapped in for their requests and sockets."""
-
-    def __init__(self, client: TestClient) -> None:
-        self.client = client
-        self.jars: dict[str, dict[str, str]] = {}
-
-    @contextmanager
-    def as_(self, who: str | None) -> Iterator[TestClient]:
-        self.client.cookies.clear()
-        if who is not None:
-            for name, value in self.jars[who].items():  # as the server set them
-                self.client.cookies.set(name, value, domain="testserver.local", path="/")
-        try:
-            yield self.client
-        finally:
-            if who is not None:
-                self.jars[who] = {c.name: c.value for c in self.client.cookies.jar}
-            self.client.cookies.clear()
-
-    def post(self, who: str | None, path: str, body: dict[str, Any]) -> Any:
-        with self.as_(who) as c:
-            token = c.get("/api/account").json()["csrf"]
-            return c.post(path, content=json.dumps(body), headers={"X-CSRF-Token": token})
-
-    def get(self, who: str | None, path: str) -> Any:
-        with self.as_(who) as c:
-            return c.get(path)
-
-    def sign_up(self, name: str) -> str:
-        self.jars[name] = {}
-        made = self.post(name, "/api/account/signup", {"name": name, "password": PASSWORD})
-        assert made.status_code == 200, made.text
-        return str(made.json()["user"]["id"])
-
-    @contextmanager
-    def socket(self, who: str | None) -> Iterator[Player]:
-        with self.as_(who) as c:
-            ws = c.websocket_connect("/ws")
-            ws.__enter__()
-        try:
-            yield Player(ws)
-        finally:
-            ws.__exit__(None, None, None)
 
 
 @pytest.fixture

@@ -24,7 +24,6 @@ pytest.importorskip("starlette")
 pytest.importorskip("starlette.testclient")
 
 from starlette.testclient import TestClient
-from starlette.types import ASGIApp, Receive, Scope, Send
 
 from passing_game import Match, Rules, records, steps
 from passing_game.bots import analysis as an
@@ -33,6 +32,7 @@ from passing_game.records import dump_record
 from passing_game.web import review
 from passing_game.web.app import create_app
 from passing_game.web.store import SqliteStore
+from site_helpers import addressed
 from test_web_review import csrf, tables
 from web_helpers import time_limit
 
@@ -144,19 +144,6 @@ def analyst(monkeypatch: pytest.MonkeyPatch) -> Iterator[review.Analyst]:
     yield mine
     review.set_analyst(old)
     mine.close()
-
-
-def addressed(app: ASGIApp) -> ASGIApp:
-    """``app``, each request coming from the address in its ``X-Test-Address`` header."""
-
-    async def call(scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            for name, value in scope["headers"]:
-                if name == b"x-test-address":
-                    scope = {**scope, "client": (value.decode(), 50000)}
-        await app(scope, receive, send)
-
-    return call
 
 
 def client_for(store: SqliteStore) -> TestClient:

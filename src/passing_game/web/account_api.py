@@ -131,22 +131,32 @@ def guarded(action: Action) -> Handler:
     refusal answered as a 4xx."""
 
     async def endpoint(request: Request) -> Response:
-        if not same_site(request):
-            log.warning("refused a POST from another site's page", extra={"event": "cross-site"})
-            return _refused(_("this page is out of date: reload it and try again"), "cross-site")
-        session = request.cookies.get(SESSION_COOKIE)
-        user = await _accounts(request).user_of(session)
-        expected = csrf_for(session) if user is not None and session else None
-        if expected is None:
-            expected = request.cookies.get(CSRF_COOKIE)
-        if not csrf_ok(expected, request.headers.get(CSRF_HEADER)):
-            return _refused(_("this page is out of date: reload it and try again"), "csrf")
+        refused, user = await change_refused(request)
+        if refused is not None:
+            return _refused(_("this page is out of date: reload it and try again"), refused)
         try:
             return await action(request, await body_of(request), user)
         except ProtocolError as exc:
             return error(exc)
 
     return endpoint
+
+
+async def change_refused(request: Request) -> tuple[str | None, User | None]:
+    """Why a request that changes something is refused (``"cross-site"``,
+    ``"csrf"``), or ``None``; and the signed-in person. Every POST of the site
+    asks this (the account's, the replay's and the analysis')."""
+    if not same_site(request):
+        log.warning("refused a POST from another site's page", extra={"event": "cross-site"})
+        return "cross-site", None
+    session = request.cookies.get(SESSION_COOKIE)
+    user = await _accounts(request).user_of(session)
+    expected = csrf_for(session) if user is not None and session else None
+    if expected is None:
+        expected = request.cookies.get(CSRF_COOKIE)
+    if not csrf_ok(expected, request.headers.get(CSRF_HEADER)):
+        return "csrf", user
+    return None, user
 
 
 def seats_of(data: dict[str, Any]) -> list[tuple[str, int, str]]:
@@ -277,7 +287,8 @@ async def change_password(request: Request, data: dict[str, Any], user: User | N
     signed = await _accounts(request).change_password(
         person, data.get("old"), data.get("new"), client_key(request)
     )
-    _sessions(request).end("session-ended", user_id=person.id)
+    old = request.cookies.get(SESSION_COOKIE) or ""
+    _sessions(request).end("session-ended", user_id=person.id, keep=hash_secret(old))
     return signed_in(request, signed)
 
 

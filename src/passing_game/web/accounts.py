@@ -249,7 +249,7 @@ class Accounts:
         """Check the name and password (throttled); a new session id."""
         if not isinstance(name, str) or not isinstance(password, str):
             raise _wrong()
-        key = name_key(" ".join(name.split()))[: 4 * MAX_NAME]
+        key = name_key(names.normalize(name[: 8 * MAX_NAME]))[: 4 * MAX_NAME]
         row, known, wait = await self._db(self._sign_in_row, key, address, device)
         if wait > 0:
             raise RateLimited(wait)
@@ -289,31 +289,45 @@ class Accounts:
             return None
         return User(str(row[0]), str(row[1]), float(row[2]))
 
-    def ended(self, session_hashes: Sequence[str]) -> dict[str, str]:
-        """Of these sessions, those no longer usable and why (``ENDED_WORDS``'s keys)."""
+    def ended(self, sessions: Sequence[tuple[str, str]]) -> dict[str, str]:
+        """Of these (session hash, account) pairs, the sessions no longer usable and
+        why (``ENDED_WORDS``'s keys): the account suspended or deleted, else the
+        session ended (signed out, the password changed, expired)."""
         found: dict[str, str] = {}
-        hashes = list(dict.fromkeys(session_hashes))
+        owners = dict(sessions)
+        hashes = list(owners)
+        now = self.clock()
         with self.store.transaction() as tx:
             for start in range(0, len(hashes), 500):
                 chunk = hashes[start : start + 500]
                 marks = ", ".join("?" for _h in chunk)
                 live = {
-                    str(r[0]): (bool(r[1]), bool(r[2]))
+                    str(r[0])
                     for r in tx.all(
-                        "SELECT s.id_hash, u.suspended, u.deleted FROM web_sessions s"
-                        " JOIN web_users u ON u.id = s.user_id"
-                        f" WHERE s.expires > ? AND s.id_hash IN ({marks})",
-                        (self.clock(), *chunk),
+                        "SELECT s.id_hash FROM web_sessions s JOIN web_users u ON u.id = s.user_id"
+                        f" WHERE s.expires > ? AND u.suspended = 0 AND u.deleted = 0"
+                        f" AND s.id_hash IN ({marks})",
+                        (now, *chunk),
                     )
                 }
-                for session in chunk:
-                    state = live.get(session)
-                    if state is None:
-                        found[session] = "session-ended"
-                    elif state[1]:
-                        found[session] = "deleted"
-                    elif state[0]:
-                        found[session] = "suspended"
+                gone = [h for h in chunk if h not in live]
+                users = sorted({owners[h] for h in gone})
+                states: dict[str, tuple[bool, bool]] = {}
+                for first in range(0, len(users), 500):
+                    part = users[first : first + 500]
+                    states |= {
+                        str(r[0]): (bool(r[1]), bool(r[2]))
+                        for r in tx.all(
+                            "SELECT id, suspended, deleted FROM web_users"
+                            f" WHERE id IN ({', '.join('?' for _u in part)})",
+                            part,
+                        )
+                    }
+                for session in gone:
+                    suspended, deleted = states.get(owners[session], (False, True))
+                    found[session] = (
+                        "deleted" if deleted else "suspended" if suspended else "session-ended"
+                    )
         return found
 
     def usable(self, user_id: str) -> bool:

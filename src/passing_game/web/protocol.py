@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -61,6 +60,7 @@ from passing_game.rules import (
     Rules,
     RulesError,
 )
+from passing_game.web import names
 
 #: The longest message a client may send, in bytes (UTF-8).
 MAX_MESSAGE_BYTES = 4096
@@ -125,14 +125,22 @@ def shown(value: Any, longest: int = 20) -> str:
 
 
 def clean_name(value: Any) -> str:
-    """A display name: control characters dropped, spaces squeezed, 1-24 characters.
+    """A display name: normalized, 1-24 characters, never a look-alike of a bot
+    or of the site's own names, nor invisible (``names.check``, issue 22).
 
     >>> clean_name("  Ana\\u0000  <b>Lu</b> ")
     'Ana <b>Lu</b>'
+    >>> try:
+    ...     clean_name("Hard bot")
+    ... except ProtocolError as refused:
+    ...     print(refused.code)
+    name-reserved
     """
     text = _str(value, _("name"), 200)
-    text = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C")
-    text = " ".join(text.split())
+    try:
+        text = names.check(text)
+    except names.NameRefused as exc:
+        raise ProtocolError(str(exc), exc.code) from None
     if not text:
         raise ProtocolError(_("please give a name"))
     if len(text) > MAX_NAME:

@@ -75,7 +75,7 @@ from passing_game.records import load_record, match_to_record, record_marks, rec
 from passing_game.steps import build_steps
 from passing_game.web import frames
 from passing_game.web import i18n as page_i18n
-from passing_game.web.accounts import CSRF_COOKIE, CSRF_HEADER, csrf_ok
+from passing_game.web.account_api import change_refused
 from passing_game.web.addresses import AddressLimits, client_key
 from passing_game.web.protocol import MAX_NAME, ProtocolError, clean_code, shown
 from passing_game.web.store import Store
@@ -641,9 +641,11 @@ def _answer(exc: Refused) -> JSONResponse:
     return JSONResponse({"error": exc.message, "code": exc.code}, exc.status, headers=headers)
 
 
-def _check_csrf(request: Request) -> None:
-    if not csrf_ok(request.cookies.get(CSRF_COOKIE), request.headers.get(CSRF_HEADER)):
-        raise Refused(403, _("this page is out of date: reload it and try again"), "csrf")
+async def _check_csrf(request: Request) -> None:
+    """The site's own page and its CSRF token, as every POST (``account_api``)."""
+    refused, _user = await change_refused(request)
+    if refused is not None:
+        raise Refused(403, _("this page is out of date: reload it and try again"), refused)
 
 
 async def _body(request: Request, most: int) -> bytes:
@@ -687,7 +689,7 @@ async def replay_stored(request: Request) -> Response:
 async def replay_upload(request: Request) -> Response:
     """``POST /api/replay``: the steps of a record the visitor opened (never stored)."""
     try:
-        _check_csrf(request)
+        await _check_csrf(request)
         _limit(request, "replay_limits", REPLAY_REQUESTS)
         raw = await _body(request, MAX_RECORD_BYTES)
         body = await _off_loop(lambda: replay_data(*parse_record(raw)))
@@ -713,7 +715,7 @@ def _seat_of(value: Any, players: int) -> int:
 async def start_analysis(request: Request) -> Response:
     """``POST /api/analysis``: the analysis of one seat, started if nobody has it yet."""
     try:
-        _check_csrf(request)
+        await _check_csrf(request)
         # Before the body is read: finding even a cached analysis parses the record.
         _limit(request, "analysis_requests", ANALYSIS_REQUESTS)
         raw = await _body(request, MAX_RECORD_BYTES + 4096)

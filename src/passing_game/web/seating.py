@@ -123,6 +123,10 @@ class Seating:
             if held is not None and hmac.compare_digest(held, invite_hash):
                 if t.rated and user_id is None:
                     raise ProtocolError(_("sign in to play a rated game"), "signed-out")
+                if user_id is not None and any(
+                    s.row.user_id == user_id for s in t.seats if s is not seat
+                ):
+                    raise ProtocolError(_("you already have a seat at this table"), "seat-taken")
                 owner = seat.row.user_id
                 if t.rated and owner is not None and owner != user_id:
                     # A rated seat stays its account's: nobody else finishes its game.
@@ -130,10 +134,6 @@ class Seating:
                         _("This invitation is for the account that holds the seat."),
                         "not-your-seat",
                     )
-                if user_id is not None and any(
-                    s.row.user_id == user_id for s in t.seats if s is not seat
-                ):
-                    raise ProtocolError(_("you already have a seat at this table"), "seat-taken")
                 await t.save_seat(
                     seat,
                     name=name,

@@ -56,18 +56,25 @@ class Sessions:
         if user is not None and user.id == conn.user_id:
             conn.user_name = user.name
             return True
-        reasons = await self._db(self.accounts.ended, [conn.session_hash])
+        reasons = await self._db(self.accounts.ended, [(conn.session_hash, conn.user_id or "")])
         self.close(conn, reasons.get(conn.session_hash, "session-ended"))
         return False
 
-    def end(self, code: str, *, user_id: str | None = None, session_hash: str | None = None) -> int:
+    def end(
+        self,
+        code: str,
+        *,
+        user_id: str | None = None,
+        session_hash: str | None = None,
+        keep: str | None = None,
+    ) -> int:
         """Close this process's sockets of one session, or of every session of an
-        account; how many."""
+        account but ``keep`` (the page that asked opens its socket again); how many."""
         hit = [
             c
             for c in self.conns
             if (session_hash is not None and c.session_hash == session_hash)
-            or (user_id is not None and c.user_id == user_id)
+            or (user_id is not None and c.user_id == user_id and c.session_hash != keep)
         ]
         for conn in hit:
             self.close(conn, code)
@@ -84,10 +91,12 @@ class Sessions:
 
     async def sweep(self) -> int:
         """Check every signed-in socket's session once; close those that ended."""
-        hashes = sorted({c.session_hash for c in self.conns if c.session_hash is not None})
-        if not hashes:
+        pairs = sorted(
+            {(c.session_hash, c.user_id or "") for c in self.conns if c.session_hash is not None}
+        )
+        if not pairs:
             return 0
-        ended = await self._db(self.accounts.ended, hashes)
+        ended = await self._db(self.accounts.ended, pairs)
         closed = 0
         for conn in list(self.conns):
             code = ended.get(conn.session_hash or "")

@@ -77,6 +77,17 @@ PAGE_TEXTS: dict[str, str] = {
     "No moves yet this round.": N_("No moves yet this round."),
     "empty": N_("empty"),
     "Rematch": N_("Rematch"),
+    "Rematch offered": N_("Rematch offered"),
+    "Accept the rematch": N_("Accept the rematch"),
+    "A rematch starts when everyone accepts. Waiting for: {names}": N_(
+        "A rematch starts when everyone accepts. Waiting for: {names}"
+    ),
+    "This game is not rated: a player never made a move.": N_(
+        "This game is not rated: a player never made a move."
+    ),
+    "guest": N_("guest"),
+    "Playing without an account": N_("Playing without an account"),
+    "account suspended": N_("account suspended"),
     "Download the record": N_("Download the record"),
     "Back to the lobby": N_("Back to the lobby"),
     "Close": N_("Close"),

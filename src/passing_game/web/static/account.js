@@ -67,7 +67,16 @@ async function accountPost(path, body) {
     body: JSON.stringify(body || {}),
   });
   const data = await response.json().catch(() => ({}));
+  if (data && typeof data.csrf === "string") ACCOUNT.csrf = data.csrf; // a new session, a new token
   return { ok: response.ok, data };
+}
+
+// The server closed this page's socket: its session ended (signed out elsewhere, the
+// password changed, the account suspended or deleted). The page carries on as a guest;
+// the socket opens again by itself.
+export async function accountEnded(msg) {
+  await accountLoad(false);
+  if (!ACCOUNT.user) notify(msg.message, "error");
 }
 
 export async function accountLoad(resume = true) {
@@ -178,6 +187,7 @@ async function submitPassword() {
   ACCOUNT.form = {};
   ACCOUNT.panel = null;
   accountChanged();
+  reopen(); // a new session: every other one ended, this page's socket starts again with it
   notify(t("Your password is changed."), "info");
 }
 
@@ -449,6 +459,9 @@ export function accountRatedField() {
 
 // At the end of a rated match: each player's rating before and after (frame.ratings).
 export function accountRatings(frame) {
+  if (frame.over && frame.unrated === "aborted") {
+    return h("p", { class: "ratings unrated", id: "rating-changes", text: t("This game is not rated: a player never made a move.") });
+  }
   const changes = frame.over ? frame.ratings : null;
   if (!changes || !changes.length) return null;
   return h("section", { class: "ratings", id: "rating-changes" },

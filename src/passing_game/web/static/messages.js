@@ -1,5 +1,6 @@
 // What the server says: joined, a new state, a hint, an invitation, an error.
 
+import { accountEnded } from "./account.js";
 import { afterRender, announce } from "./announce.js";
 import { goToLobby } from "./dialogs.js";
 import { t } from "./i18n.js";
@@ -65,6 +66,10 @@ export function receive(msg) {
     announce(before, msg);
     render();
     afterRender();
+    return;
+  }
+  if (msg.type === "signed_out") {
+    accountEnded(msg);
     return;
   }
   if (msg.type === "hint") {

@@ -100,9 +100,15 @@ export const Replay = (() => {
   }
 
   async function post(url, body, type) {
-    const token = await csrf();
-    return fetch(url, { method: "POST", credentials: "same-origin", body,
-      headers: { "Content-Type": type || "application/json", "X-CSRF-Token": token } });
+    const send = async () => fetch(url, { method: "POST", credentials: "same-origin", body,
+      headers: { "Content-Type": type || "application/json", "X-CSRF-Token": await csrf() } });
+    let response = await send();
+    if (response.status === 403) {
+      // The token is the session's: signing in or out on this page changed it.
+      R.csrf = null;
+      response = await send();
+    }
+    return response;
   }
 
   async function answer(response) {

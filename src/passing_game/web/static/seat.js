@@ -79,19 +79,25 @@ export function seatStatus(s) {
   if (s.away === "timeout") return t("ran out of time");
   if (s.away === "invited") return t("invited, not here yet");
   if (s.away === "offline") return t("offline");
+  if (s.away === "suspended") return t("account suspended");
   if (s.kind === "bot") return t("bot");
   if (s.kind === "open") return t("waiting to join");
   return s.connected ? t("online") : t("offline");
 }
 
-// The creator may invite someone or hand the seat to a bot when its person is away or
-// offline; an open seat nobody took may go to a bot as well.
+// The creator may invite someone or hand the seat to a bot once its person has been
+// away for the offline grace (the server says so: `absent`); an open seat nobody took
+// may go to a bot as well.
 function personAbsent(frame, seat) {
   const s = frame.seats[seat];
   if (seat === frame.you || frame.over) return false;
-  if (s.kind === "bot" && !s.standin) return false;
-  if (s.kind === "open") return true;
-  return !!s.away || !!s.standin || !s.connected;
+  return !!s.absent;
+}
+
+// At a table with other people, the hints each person took are shown to everyone.
+function hintsTaken(frame, s) {
+  if (!s.hints) return null;
+  return h("span", { class: "hints", text: nt("{n} hint taken", s.hints) });
 }
 
 export function renderSeat(frame, seat) {
@@ -120,7 +126,8 @@ export function renderSeat(frame, seat) {
   return h("section", { class: cls.join(" "), "aria-label": seatLabel(frame, seat) + ", " + seatNo(seat), dataset: { seat: String(seat) } },
     h("div", { class: "seat-head" },
       h("span", { class: "dot " + (s.connected && !s.away && (!s.you || S.wsOpen) ? "on" : "off"), title: status, "aria-hidden": "true" }),
-      h("span", { class: "seat-name", text: s.you ? t("{name} (you)", { name: s.name }) : s.name }),
+      h("span", { class: "seat-name", dir: "auto", text: s.you ? t("{name} (you)", { name: s.name }) : s.name }),
+      s.guest ? h("span", { class: "guest-mark", title: t("Playing without an account"), text: t("guest") }) : null,
       toMove ? h("span", { class: "turn-badge", text: t("to move") }) : null,
       seatClock(frame, seat)),
     h("div", { class: "seat-meta" },
@@ -128,7 +135,8 @@ export function renderSeat(frame, seat) {
       h("span", { class: "count", text: nt("{n} tile", s.tiles) }),
       s.standin ? null : h("span", { class: "conn", text: status }),
       frame.rules.partnerships ? h("span", { class: "team", text: t("Team {a}+{b}", { a: s.side + 1, b: s.side + 3 }) }) : null,
-      h("span", { class: "score", text: t("{n} pts", { n: score }) })),
+      h("span", { class: "score", text: t("{n} pts", { n: score }) }),
+      hintsTaken(frame, s)),
     s.standin ? h("div", { class: "standin-note" }, icon("robot"), h("span", { text: t("Stand-in bot playing") })) : null,
     s.you && (s.standin || s.away) ? h("button", { type: "button", class: "primary small", id: "back-button", "data-key": "back",
       onclick: () => act({ type: "back" }) }, t("Take my seat back")) : null,

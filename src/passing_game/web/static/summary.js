@@ -47,8 +47,22 @@ export function renderSummary(frame) {
   };
   const live = online();
   const buttons = [];
+  let rematchNote = null;
   if (frame.over) {
-    if (!frame.spectator && !frame.daily) buttons.push(h("button", { type: "button", class: "primary", id: "rematch-button", "data-key": "rematch", "aria-disabled": live ? null : "true", onclick: () => { if (act({ type: "rematch" })) { S.summaryOpen = false; render(); } } }, t("Rematch")));
+    if (!frame.spectator && !frame.daily) {
+      // A rematch is an offer each person accepts (issue 22): who offered, who is awaited.
+      const mine = frame.seats[frame.you].rematch;
+      const offered = frame.seats.some((s) => s.rematch);
+      const waiting = frame.rematch_waiting || [];
+      const label = mine ? t("Rematch offered") : offered ? t("Accept the rematch") : t("Rematch");
+      buttons.push(h("button", { type: "button", class: "primary", id: "rematch-button", "data-key": "rematch",
+        disabled: mine, "aria-disabled": live && !mine ? null : "true",
+        onclick: () => { act({ type: "rematch" }); } }, label));
+      if (offered && waiting.length) {
+        rematchNote = h("p", { class: "rematch-note", id: "rematch-note", role: "status",
+          text: t("A rematch starts when everyone accepts. Waiting for: {names}", { names: waiting.map((seat) => frame.seats[seat].name).join(", ") }) });
+      }
+    }
     buttons.push(h("a", { class: "button", href: `/api/tables/${frame.table}/record?game=${frame.game}`, download: "" }, t("Download the record")));
     buttons.push(h("a", { class: "button", id: "replay-link", href: `/replay/${frame.table}/${frame.game}` }, t("Replay and analysis")));
     buttons.push(h("a", { class: "button", href: "/" }, t("Back to the lobby")));
@@ -78,6 +92,7 @@ export function renderSummary(frame) {
         sum.locked.map((tile) => { const [a, b] = tileParts(tile); return domino(a, b, { small: true, across: true }); })) : null,
       sum ? h("div", { class: "scoring" }, sum.lines.map((line) => h("p", { text: line }))) : null,
       accountRatings(frame),
+      rematchNote,
       renderPad(frame),
     ],
     buttons,
