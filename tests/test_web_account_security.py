@@ -167,7 +167,10 @@ HOSTILE_BODIES: list[tuple[str, bytes]] = [
     ("deep object", b'{"a":' * 1500 + b"1" + b"}" * 1500),
     ("too long", b'{"name": "' + b"x" * 5000 + b'"}'),
     ("invalid utf-8", b'{"name": "\xff\xfe", "password": "x"}'),
-    ("lone surrogate password", b'{"name": "Eve Smith", "password": "\\ud800\\udfff\\ud800aaaaaaaaa"}'),
+    (
+        "lone surrogate password",
+        b'{"name": "Eve Smith", "password": "\\ud800\\udfff\\ud800aaaaaaaaa"}',
+    ),
     ("lone surrogate name", b'{"name": "\\ud800Eve", "password": "correct horse battery"}'),
     ("name a number", b'{"name": 7, "password": "correct horse battery"}'),
     ("name a list", b'{"name": ["Eve"], "password": "correct horse battery"}'),
@@ -182,7 +185,11 @@ HOSTILE_BODIES: list[tuple[str, bytes]] = [
     ("password huge", b'{"name": "Eve Smith", "password": "' + b"p" * 3000 + b'"}'),
     ("huge number", b'{"name": "Eve Smith", "password": ' + b"9" * 3000 + b"}"),
     ("seats not a list", b'{"name": "Eve Smith", "password": "correct horse battery", "seats": 5}'),
-    ("seats odd", b'{"name": "Eve Smith 2", "password": "correct horse battery", "seats": [1, null, {"code": []}]}'),
+    (
+        "seats odd",
+        b'{"name": "Eve Smith 2", "password": "correct horse battery",'
+        b' "seats": [1, null, {"code": []}]}',
+    ),
     ("fields missing", b"{}"),
 ]
 
@@ -203,9 +210,7 @@ def test_every_hostile_account_body_gets_a_clear_4xx(
     site.addresses[who] = f"192.0.2.{abs(hash(label)) % 200 + 1}"
     with site.as_(who) as c:
         token = c.get("/api/account").json()["csrf"]
-        answer = c.post(
-            path, content=body, headers={"X-CSRF-Token": token, **site.address(who)}
-        )
+        answer = c.post(path, content=body, headers={"X-CSRF-Token": token, **site.address(who)})
     if answer.status_code == 200:  # a sign-up that is fine once cleaned (a fair name)
         assert path.endswith("signup") and label in ACCEPTED_AFTER_CLEANING, label
         return
@@ -214,7 +219,9 @@ def test_every_hostile_account_body_gets_a_clear_4xx(
     assert isinstance(data["error"], str) and data["error"] and data["code"]
 
 
-def test_argon2_never_runs_on_the_stores_thread(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_argon2_never_runs_on_the_stores_thread(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 22, also measured: argon2 ran on the SQLite store's only thread, so a
     table's creation waited behind two sign-ups. Here a sign-up's hash is held
     until a table has been created through the same store."""
@@ -265,9 +272,7 @@ def test_the_csrf_token_is_the_sessions_and_changes_at_sign_in(site: Site) -> No
         after = signed.json()["csrf"]
         assert after != before and after == c.cookies.get(CSRF_COOKIE)
         assert c.get("/api/account").json()["csrf"] == after
-        stale = c.post(
-            "/api/account/seats", content="{}", headers={"X-CSRF-Token": before}
-        )
+        stale = c.post("/api/account/seats", content="{}", headers={"X-CSRF-Token": before})
         assert stale.status_code == 403 and stale.json()["code"] == "csrf"
         # The cookie alone is not enough: the header must be the session's own token.
         c.cookies.set(CSRF_COOKIE, "forged-but-matching", domain="testserver.local", path="/")

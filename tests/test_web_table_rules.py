@@ -175,7 +175,7 @@ def test_leaving_and_coming_back_keeps_the_turns_deadline(store: SqliteStore) ->
                 seat_token = token if mover == 0 else ben.joined["token"]  # type: ignore[index]
                 with site.socket(None) as again:
                     again.send(type="resume", code=code, seat=mover, token=seat_token)
-                    back = state(again, lambda f: not f["seats"][mover]["standin"])
+                    back = state(again, lambda f, mover=mover: not f["seats"][mover]["standin"])
                     assert back["clock"]["seat"] == mover
                     left = back["clock"]["remaining_ms"]
                     assert left <= before - 1000, (before, left)
