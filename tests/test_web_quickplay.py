@@ -198,11 +198,12 @@ def test_rated_quick_play_is_for_signed_in_people(client: TestClient, store: Sql
         assert [s.user_id for s in stored.seats] == [s.user_id for s in stored.seats if s.user_id]
         # Max waits for a casual game; he was not taken into the rated one.
         assert [r[3] for r in queue_rows(store)] == ["Max"]
-        # A rated wait filled with bots is a casual game of the asker alone.
-        k.send(type="quick", players=3, rated=True)
-        k.until(lambda f: f["type"] == "queue")
-        k.send(type="quick_fill")
-        alone = joined(k)
+        # A rated wait filled with bots is a casual game of the asker alone (Max:
+        # Kim plays at a quick table, so may not wait again, issue 22).
+        m.send(type="quick", players=3, rated=True)
+        m.until(lambda f: f["type"] == "queue" and f["rated"])
+        m.send(type="quick_fill")
+        alone = joined(m)
         done = store.load_table(alone["table"])
         assert done is not None and not done.rated
         assert [s.kind for s in done.seats] == ["human", "bot", "bot"]
@@ -347,14 +348,16 @@ def test_the_daily_deal(client: TestClient, store: SqliteStore) -> None:
         guest.send(type="daily")
         assert guest.error()["code"] == "signed-out"
     ana, ben = account(client, "Ana"), account(client, "Ben")
-    day = today()
+    with store.transaction() as tx:  # not new (one address here: issue 22's newcomer rule)
+        tx.run("UPDATE web_users SET created = created - 2 * 86400")
+    day, secret = today(), client.app.state.lobby.daily_secret
     a_seat, (a_hand, a_last) = play_daily(client, ana, lambda f: f["round"]["legal"][0])
     b_seat, (b_hand, b_last) = play_daily(client, ben, lambda f: f["round"]["legal"][-1])
     assert a_seat["table"] != b_seat["table"] and a_seat["seat"] == b_seat["seat"] == 0
     # The same deal for everybody: the day's seed, the same first hand.
     a_table, b_table = store.load_table(a_seat["table"]), store.load_table(b_seat["table"])
     assert a_table is not None and b_table is not None
-    assert a_table.seed == b_table.seed == daily_seed(day)
+    assert a_table.seed == b_table.seed == daily_seed(day, secret)
     assert a_hand == b_hand
     assert a_table.origin == "daily" and [s.level for s in a_table.seats] == [None, "hard"]
     # The game ends after its rounds, whatever the scores.
@@ -368,7 +371,7 @@ def test_the_daily_deal(client: TestClient, store: SqliteStore) -> None:
     assert records[0]["daily"] == {"rounds": DAILY_ROUNDS} and "winner" not in records[0]
     replayed = load_record(records[0])  # the plain engine replays the record
     assert replayed.scores == a_last["scores"]
-    assert Match(daily_rules(), daily_seed(day)).round.deal == replayed.rounds[0].deal
+    assert Match(daily_rules(), daily_seed(day, secret)).round.deal == replayed.rounds[0].deal
     # One attempt per account: asking again gives the same table back.
     with socket(client, ana) as ws:
         again = Player(ws)

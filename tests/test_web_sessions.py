@@ -57,9 +57,7 @@ def closed_with(player: Player, code: str) -> dict[str, Any]:
 
 
 def rated_table(player: Player) -> dict[str, Any]:
-    player.send(
-        type="create", name="x", seats=["you", "person"], rules={"players": 2}, rated=True
-    )
+    player.send(type="create", name="x", seats=["you", "person"], rules={"players": 2}, rated=True)
     return player.until(lambda f: f["type"] in ("joined", "error"))
 
 

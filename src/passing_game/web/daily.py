@@ -2,22 +2,34 @@
 
 Each day (its UTC date) has one deal that everybody plays: the same
 ``DAILY_ROUNDS`` rounds of a two-player game against the same bot (level
-``DAILY_LEVEL``), one attempt per account (``web_daily``: day, account,
-table). The day's table compares everyone's results as duplicate bridge
+``DAILY_LEVEL``), one attempt per person (``web_daily``: day, account,
+table, and the hashes of the user name and of the address it was played
+from). The day's table compares everyone's results as duplicate bridge
 does: the same cards, so who did best with them.
 
-**The seed.** ``daily_seed(day)`` is the first 8 bytes of
-HMAC-SHA256(key = ``PASSING_GAME_DAILY_SECRET``, message =
-``"passing-game daily YYYY-MM-DD"``), big-endian, with the top bit cleared
-(63 bits, like every table's seed). Every process computes the same seed
-from the date alone, with nothing stored. The key is empty unless the
-environment sets it; without one, anybody who reads this can compute a
-day's deals, so a public site sets the same secret on every process.
+**The seed.** ``daily_seed(day, secret)`` is the first 8 bytes of
+HMAC-SHA256(key = the site's secret, message = ``"passing-game daily
+YYYY-MM-DD"``), big-endian, with the top bit cleared (63 bits, like every
+table's seed). The secret is ``PASSING_GAME_DAILY_SECRET`` if the
+environment sets it, else the site's own (``site_secret``): made once at
+random and kept in the store (``web_settings``), so that every process on
+one database agrees, and never the empty key anybody who reads this could
+use to compute a day's deals. The server reads it once, when it starts.
 ``Match(rules, seed)`` deals round k from the seed and k alone (D9), and
 the leader rule is ``random`` (drawn from the seed too), so every attempt
 gets the same hands, the same boneyard and the same leader each round, and
 the bot (seeded by the game's seed and its seat) answers the same position
 with the same move.
+
+**One attempt per person** (issue 22). An account plays the day's deal
+once (asking again takes its table up again). Deleting the account and
+signing up again does not give a second try: the day's attempts keep the
+hash of the user name's key (``accounts.name_key``), and a new account of
+that name is refused. Nor does making another account: an account younger
+than ``NEW_ACCOUNT_SECONDS`` is refused when the day's deal was already
+played from its address (the client's, or the one it signed up from), while
+an older one may play from a shared address (a family behind one router).
+The checks and the new attempt are one transaction under a lock.
 
 **The rounds.** The engine plays to a target; the daily deal stops after
 ``DAILY_ROUNDS`` rounds whatever the scores. The rules package is left
@@ -50,6 +62,7 @@ import os
 import re
 import secrets
 import time
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
@@ -60,8 +73,9 @@ from passing_game.i18n import _
 from passing_game.match import Match
 from passing_game.rules import Rules
 from passing_game.web.account_api import current_user
+from passing_game.web.accounts import hash_secret
 from passing_game.web.protocol import CODE_ALPHABET, CODE_LENGTH, Intent, ProtocolError
-from passing_game.web.store import NewTable, SeatRow, Store, hash_token
+from passing_game.web.store import NewTable, PostgresStore, SeatRow, Store, Tx, hash_token
 
 if TYPE_CHECKING:
     from passing_game.web.conn import Conn
@@ -77,6 +91,12 @@ DAILY_LEVEL = "hard"
 DAILY_TARGET = 10000
 #: The environment variable holding the seed's key (the same on every process).
 SECRET_ENV = "PASSING_GAME_DAILY_SECRET"
+#: Where the site's own key is kept when the environment gives none (``web_settings``).
+SECRET_SETTING = "daily_secret"
+#: An account younger than this may not play a deal already played from its address.
+NEW_ACCOUNT_SECONDS = 24 * 3600.0
+#: The advisory lock under which PostgreSQL processes start daily attempts ("dail").
+DAILY_LOCK = 0x6461_696C
 #: The origin of a daily table (``web_tables.origin``).
 ORIGIN = "daily"
 
@@ -103,17 +123,45 @@ def parse_day(text: str) -> str | None:
         return None
 
 
-def daily_seed(day: str, secret: str | None = None) -> int:
+def daily_seed(day: str, secret: str) -> int:
     """The day's seed: HMAC-SHA256 of the day under the site's secret, 63 bits.
+    The secret is always given: an empty one would let anybody compute the deals.
 
-    >>> daily_seed("2026-01-01", "") == daily_seed("2026-01-01", "")
+    >>> daily_seed("2026-01-01", "k") == daily_seed("2026-01-01", "k")
     True
-    >>> daily_seed("2026-01-01", "") != daily_seed("2026-01-02", "")
+    >>> daily_seed("2026-01-01", "k") != daily_seed("2026-01-02", "k")
+    True
+    >>> daily_seed("2026-01-01", "k") != daily_seed("2026-01-01", "other")
+    True
+    >>> 0 <= daily_seed("2026-01-01", "k") < 2**63
     True
     """
-    key = (os.environ.get(SECRET_ENV, "") if secret is None else secret).encode()
-    digest = hmac.new(key, f"passing-game daily {day}".encode(), hashlib.sha256).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
+    digest = hmac.new(secret.encode(), f"passing-game daily {day}".encode(), hashlib.sha256)
+    return int.from_bytes(digest.digest()[:8], "big") >> 1
+
+
+def site_secret(store: Store, environ: Mapping[str, str] | None = None) -> str:
+    """The daily deal's key: the environment's if it sets one, else the site's own,
+    made once at random and kept in the store, where every process finds the same
+    one (the first to insert it wins; the others read it back)."""
+    given = (os.environ if environ is None else environ).get(SECRET_ENV, "")
+    if given:
+        return given
+    with store.transaction() as tx:
+        tx.run(
+            "INSERT INTO web_settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+            (SECRET_SETTING, secrets.token_hex(32)),
+        )
+        row = tx.one("SELECT value FROM web_settings WHERE name = ?", (SECRET_SETTING,))
+    if row is None or not row[0]:  # pragma: no cover - inserted just above
+        raise RuntimeError("no daily secret in the store")
+    log.warning(
+        "%s is not set: the daily deal uses the site's own secret, kept in the store"
+        " (set the same one on every process to choose it yourself)",
+        SECRET_ENV,
+        extra={"event": "daily-secret"},
+    )
+    return str(row[0])
 
 
 def daily_rules() -> Rules:
@@ -155,36 +203,87 @@ def daily_record(text: str) -> str:
 # -- the store (blocking: through AsyncStore.run) -----------------------------------
 
 
-def _new_code(store: Store) -> str:
-    with store.transaction() as tx:
-        for _attempt in range(50):
-            code = "".join(secrets.choice(CODE_ALPHABET) for _i in range(CODE_LENGTH))
-            if tx.one("SELECT 1 FROM web_tables WHERE code = ?", (code,)) is None:
-                return code
+class DailyRefused(Exception):
+    """No attempt for this account today (``reason``: ``name``, ``address`` or
+    ``gone``). Raised in a store thread; ``play_daily`` words it for the person."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _new_code(tx: Tx) -> str:
+    for _attempt in range(50):
+        code = "".join(secrets.choice(CODE_ALPHABET) for _i in range(CODE_LENGTH))
+        if tx.one("SELECT 1 FROM web_tables WHERE code = ?", (code,)) is None:
+            return code
     raise RuntimeError("no free table code")  # pragma: no cover
 
 
+def _check_person(
+    tx: Tx, day: str, user_id: str, name_hash: str, addresses: set[str], young: bool
+) -> None:
+    """Refuse a second attempt of one person under another account (``DailyRefused``)."""
+    same_name = tx.one(
+        "SELECT 1 FROM web_daily WHERE day = ? AND name_hash = ? AND user_id <> ?",
+        (day, name_hash, user_id),
+    )
+    if same_name is not None:
+        raise DailyRefused("name")
+    for address_hash in sorted(addresses) if young else ():
+        here = tx.one(
+            "SELECT 1 FROM web_daily WHERE day = ? AND address_hash = ? AND user_id <> ?",
+            (day, address_hash, user_id),
+        )
+        if here is not None:
+            raise DailyRefused("address")
+
+
 def daily_table(
-    store: Store, day: str, user_id: str, name: str, token_hash: str, now: float
+    store: Store,
+    day: str,
+    user_id: str,
+    token_hash: str,
+    now: float,
+    *,
+    secret: str,
+    address: str = "?",
 ) -> tuple[str, bool]:
     """The account's table of the day: ``(code, True)`` made now, ``(code, False)``
-    the one it already has. The table and its ``web_daily`` row are one
-    transaction: a second attempt at once (two tabs) finds the first."""
+    the one it already has; ``DailyRefused`` if the person already played it
+    under another account. The checks, the table and its ``web_daily`` row are
+    one transaction under a lock: two attempts at once (two tabs, two
+    processes) cannot both pass."""
+    where = hash_secret(address) if address not in ("", "?") else None
     for _attempt in range(3):
-        with store.transaction() as tx:
-            row = tx.one("SELECT code FROM web_daily WHERE day = ? AND user_id = ?", (day, user_id))
-        if row is not None:
-            return str(row[0]), False
-        code = _new_code(store)
         try:
             with store.transaction() as tx:
+                if isinstance(store, PostgresStore):
+                    tx.one("SELECT pg_advisory_xact_lock(?)", (DAILY_LOCK,))
+                row = tx.one(
+                    "SELECT code FROM web_daily WHERE day = ? AND user_id = ?", (day, user_id)
+                )
+                if row is not None:
+                    return str(row[0]), False
+                user = tx.one(
+                    "SELECT name, name_key, created, address_hash FROM web_users"
+                    " WHERE id = ? AND deleted = 0",
+                    (user_id,),
+                )
+                if user is None:
+                    raise DailyRefused("gone")
+                name_hash = hash_secret(str(user[1]))
+                addresses = {str(a) for a in (where, user[3]) if a}
+                young = now - float(user[2]) < NEW_ACCOUNT_SECONDS
+                _check_person(tx, day, user_id, name_hash, addresses, young)
+                code = _new_code(tx)
                 tx.create_table(
                     NewTable(
                         code,
                         daily_rules().to_dict(),
-                        daily_seed(day),
+                        daily_seed(day, secret),
                         (
-                            SeatRow(0, "human", name, None, token_hash, user_id=user_id),
+                            SeatRow(0, "human", str(user[0]), None, token_hash, user_id=user_id),
                             SeatRow(1, "bot", DAILY_LEVEL, DAILY_LEVEL),
                         ),
                         created=now,
@@ -193,13 +292,16 @@ def daily_table(
                     )
                 )
                 tx.run(
-                    "INSERT INTO web_daily (day, user_id, code, started) VALUES (?, ?, ?, ?)",
-                    (day, user_id, code, now),
+                    "INSERT INTO web_daily (day, user_id, code, started, name_hash,"
+                    " address_hash) VALUES (?, ?, ?, ?, ?, ?)",
+                    (day, user_id, code, now, name_hash, where),
                 )
+        except DailyRefused:
+            raise
         except Exception as exc:
             checker = getattr(store, "_is_integrity_error", None)
             if callable(checker) and checker(exc):
-                continue  # the other attempt won: it is the one
+                continue  # a table code taken meanwhile: another one
             raise
         return code, True
     raise RuntimeError("no daily table")  # pragma: no cover
@@ -277,20 +379,44 @@ def standings(store: Store, day: str, user_id: str | None = None) -> dict[str, A
 # -- the intent and the endpoints -------------------------------------------------
 
 
+def _refusal(reason: str) -> ProtocolError:
+    if reason == "name":
+        return ProtocolError(
+            _("Today's deal was already played under this user name: one attempt a day."),
+            "daily-once",
+        )
+    if reason == "address":
+        return ProtocolError(
+            _(
+                "Today's deal was already played from here, and this account is new:"
+                " it may play tomorrow's."
+            ),
+            "daily-once",
+        )
+    return ProtocolError(_("sign in to play the daily deal"), "signed-out")
+
+
 async def play_daily(lobby: Lobby, conn: Conn) -> None:
     """``{"type": "daily"}``: today's deal, made for this account or taken up again."""
     if conn.user_id is None:
         raise ProtocolError(_("sign in to play the daily deal"), "signed-out")
+    secret: str | None = getattr(lobby, "daily_secret", None)
+    if not secret:  # a lobby that was never started: read it now, once
+        secret = lobby.daily_secret = await lobby.db.run(site_secret, lobby.store)
     token = secrets.token_urlsafe(24)
-    code, made = await lobby.db.run(
-        daily_table,
-        lobby.store,
-        today(),
-        conn.user_id,
-        conn.user_name or "",
-        hash_token(token),
-        time.time(),
-    )
+    try:
+        code, made = await lobby.db.run(
+            daily_table,
+            lobby.store,
+            today(),
+            conn.user_id,
+            hash_token(token),
+            time.time(),
+            secret=secret,
+            address=conn.address,
+        )
+    except DailyRefused as refused:
+        raise _refusal(refused.reason) from None
     if not made:  # one attempt: the account's seat of the day, on any device
         await lobby.handle(conn, Intent("resume", {"code": code, "seat": 0}))
         return
@@ -336,7 +462,10 @@ ROUTES = [
 __all__ = [
     "DAILY_LEVEL",
     "DAILY_ROUNDS",
+    "NEW_ACCOUNT_SECONDS",
     "ROUTES",
+    "SECRET_ENV",
+    "DailyRefused",
     "RoundsMatch",
     "daily_record",
     "daily_rules",
@@ -344,6 +473,7 @@ __all__ = [
     "match_for",
     "parse_day",
     "play_daily",
+    "site_secret",
     "standings",
     "today",
 ]

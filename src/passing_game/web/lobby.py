@@ -25,11 +25,13 @@ from passing_game.bots import Bot
 from passing_game.i18n import DEFAULT_LANGUAGE, _, using_language
 from passing_game.moves import Move
 from passing_game.views import View
+from passing_game.web.accounts import Accounts
 from passing_game.web.botplay import bot_choices, pooled_choose
 from passing_game.web.cluster import Cluster, ForwardFailed, PgCluster, Solo
 from passing_game.web.conn import Actor, Conn, Relay
-from passing_game.web.daily import play_daily
+from passing_game.web.daily import play_daily, site_secret
 from passing_game.web.observe import Metrics
+from passing_game.web.passwords import Hashing
 from passing_game.web.protocol import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -41,6 +43,7 @@ from passing_game.web.protocol import (
     parse_seats,
 )
 from passing_game.web.quickplay import QUICK_INTENTS, QuickPlay
+from passing_game.web.sessions import SWEEP_SECONDS, Sessions
 from passing_game.web.store import (
     AsyncStore,
     NewTable,
@@ -87,6 +90,11 @@ class Lobby:
                 else Solo()
             )
         self.cluster = cluster
+        #: Accounts and the signed-in sockets of this process (issue 22): argon2
+        #: in threads of its own, never on the store's.
+        self.hashing = Hashing()
+        self.accounts = Accounts(store, db_run=self.db.run, hash_run=self.hashing.run)
+        self.sessions = Sessions(self.accounts, self.db.run)
         cluster.connect(
             on_event=self.on_event,
             on_request=self.on_request,
@@ -105,7 +113,10 @@ class Lobby:
 
     async def start(self) -> int:
         """Join the other processes (if any), then resume what this process leads."""
+        self.daily_secret = await self.db.run(site_secret, self.store)  # never the empty key
+        await self.db.run(self.accounts.fill_skeletons)
         await self.cluster.start()
+        self.spawn(self._watch_accounts())
         return await self.resume_all()
 
     async def think(self, bot: Bot, level: str, seed: int, seat: int, view: View) -> Move:
@@ -277,6 +288,41 @@ class Lobby:
         table.outbox.flush_now()  # the event goes out before the answer
         return {"ok": True, "result": result, "out": actor.out}
 
+    async def _watch_accounts(self) -> None:
+        """Now and then: sockets whose session ended are closed, and the seats of
+        accounts that may no longer play get a stand-in (issue 22), whichever
+        process (or ``passing-game admin``) ended them."""
+        while not self.closing:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                await self.sessions.sweep()
+                await self.check_accounts()
+            except Exception:
+                log.exception("could not check the signed-in sockets and seats")
+
+    async def check_accounts(self) -> int:
+        """The seats of suspended or deleted accounts at the tables this process
+        leads: a stand-in plays each from now on; how many."""
+        seats = [
+            (table, held)
+            for table in list(self.tables.values())
+            if table.leader and not table.match.is_over
+            for held in table.seats
+            if held.is_person and held.row.user_id is not None and held.row.away != "suspended"
+        ]
+        if not seats:
+            return 0
+        gone = await self.db.run(
+            self.accounts.unusable, [str(held.row.user_id) for _table, held in seats]
+        )
+        done = 0
+        for table, held in seats:
+            if held.row.user_id in gone:
+                async with table.lock:
+                    await table.seating.suspend(held)
+                done += 1
+        return done
+
     async def _sweep(self) -> None:
         """Let go of tables nobody uses; they load again from the store on demand."""
         every = max(1.0, min(30.0, self.timing.idle_evict / 2))
@@ -408,10 +454,10 @@ class Lobby:
             if token is None:  # a signed-in person's own seat, on any device
                 await table.seating.check_owner(seat, conn.user_id)
             else:
-                await table.seating.check_token(seat, token)
+                await table.seating.check_token(seat, token, conn.user_id)
             conn.push(self.joined(table, seat, None))
             await table.seating.attach(conn, seat)
-            if table.seats[seat].row.away in ("offline", "timeout", "left"):
+            if table.seats[seat].row.away in ("offline", "timeout", "left", "suspended"):
                 await self.lead(conn, table, Intent("back"), {})
             return
         if kind == "watch":
@@ -436,6 +482,9 @@ class Lobby:
         if kind == "sync":
             table.outbox.send_state(conn)
         elif kind == "hint":
+            if conn.seat is None:
+                raise ProtocolError(_("Spectators cannot ask for hints."), "spectator")
+            await self.lead(conn, table, intent, {})  # counted, or refused, by the leader
             self.spawn(table.autoplay.hint(conn))
         elif kind == "invite":
             token = secrets.token_urlsafe(24)
@@ -529,3 +578,4 @@ class Lobby:
             self._pool.shutdown(wait=False, cancel_futures=True)
         # Writes already handed to the store finish (and commit) before it closes.
         await asyncio.to_thread(self.db.shutdown)
+        self.hashing.close()

@@ -140,7 +140,10 @@ def clean_name(value: Any) -> str:
     try:
         text = names.check(text)
     except names.NameRefused as exc:
-        raise ProtocolError(str(exc), exc.code) from None
+        # A name with nothing in it is a bad request like any other missing field.
+        raise ProtocolError(
+            str(exc), "bad-request" if exc.code == "bad-name" else exc.code
+        ) from None
     if not text:
         raise ProtocolError(_("please give a name"))
     if len(text) > MAX_NAME:

@@ -27,6 +27,12 @@ counts who waits for what (the ``queue`` frame's ``waiting``). A process
 that dies stops saying so, and its people's rows are dropped after
 ``STALE_SECONDS``; a connection that closes leaves the queue at once.
 
+**One place per account** (issue 22), from any socket or process: refused
+while one of its rows waits (``already-waiting``) or while it holds a seat
+it has not left at an unfinished quick game (``already-playing``, naming the
+table), read under the queue's lock in the transaction that inserts the row.
+A guest has no account to count: each connection waits once.
+
 **Bots.** After a wait (the page offers it after ``FILL_AFTER`` seconds) a
 waiting person may ask for bots (``quick_fill``): the people waiting for
 the same casual game are seated with them, oldest first, and bots of level
@@ -54,7 +60,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from passing_game.i18n import _
+from passing_game.i18n import _, using_language
 from passing_game.rules import Rules
 from passing_game.web.conn import Conn
 from passing_game.web.protocol import (
@@ -98,6 +104,24 @@ class QueueRace(RuntimeError):
     impossible; the transaction is rolled back if it ever happens)."""
 
 
+class QueueRefused(Exception):
+    """The account already waits (``code`` ``None``) or plays at quick table ``code``.
+    Raised in a store thread; ``error`` words it, in the event loop's language."""
+
+    def __init__(self, code: str | None = None) -> None:
+        super().__init__(code or "waiting")
+        self.code = code
+
+    def error(self) -> ProtocolError:
+        if self.code is None:
+            text = _("You are already waiting for a game, in another tab or window.")
+            return ProtocolError(text, "already-waiting")
+        text = _(
+            "You are already playing at table {code}: go back to it, or finish that game first."
+        )
+        return ProtocolError(text.format(code=self.code), "already-playing")
+
+
 @dataclass(frozen=True)
 class Ticket:
     """One person waiting: a row of ``web_queue``."""
@@ -131,6 +155,26 @@ def _expire(tx: Tx, now: float) -> None:
     """Forget the rows of processes that died, and old matched rows."""
     tx.run("DELETE FROM web_queue WHERE code IS NULL AND seen < ?", (now - STALE_SECONDS,))
     tx.run("DELETE FROM web_queue WHERE code IS NOT NULL AND seen < ?", (now - MATCHED_KEEP,))
+
+
+def _check_account(tx: Tx, ticket: Ticket, now: float) -> None:
+    """One place per account (``QueueRefused``; a guest passes). Call with the lock held."""
+    if ticket.user_id is None:
+        return
+    if tx.one(
+        "SELECT 1 FROM web_queue WHERE user_id = ? AND ticket <> ? AND code IS NULL AND seen >= ?",
+        (ticket.user_id, ticket.ticket, now - STALE_SECONDS),
+    ):
+        raise QueueRefused()
+    playing = tx.one(  # a person's seat, not left, at an unfinished quick game
+        "SELECT t.code FROM web_seats s JOIN web_tables t ON t.code = s.code"
+        " JOIN web_games g ON g.code = t.code AND g.game = t.game"
+        " WHERE s.user_id = ? AND s.kind = 'human' AND (s.away IS NULL OR s.away <> 'left')"
+        " AND t.origin = 'quick' AND g.finished = 0 ORDER BY t.created DESC LIMIT 1",
+        (ticket.user_id,),
+    )
+    if playing is not None:
+        raise QueueRefused(str(playing[0]))
 
 
 def _new_code(tx: Tx) -> str:
@@ -212,10 +256,12 @@ def _match(tx: Tx, players: int, rated: bool, now: float, asker: str | None) -> 
 
 def enter_queue(store: Store, ticket: Ticket, now: float) -> tuple[Seated | None, int]:
     """Put ``ticket`` in the queue and match: the table made, if any, and how
-    many wait for the same game afterwards."""
+    many wait for the same game afterwards. ``QueueRefused`` if its account
+    already waits or plays (checked under the lock: one place per account)."""
     with store.transaction() as tx:
         _lock(store, tx)
         _expire(tx, now)
+        _check_account(tx, ticket, now)
         tx.run(
             "INSERT INTO web_queue (ticket, players, rated, user_id, name, token_hash, since,"
             " seen) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -420,8 +466,10 @@ class QuickPlay:
         self._add(waiter)
         try:
             seated, waiting = await self._enter(ticket)
-        except Exception:
+        except Exception as exc:
             self._drop(waiter)
+            if isinstance(exc, QueueRefused):
+                raise exc.error() from None
             raise
         waiter.entered = True
         if seated is not None:
@@ -574,6 +622,14 @@ class QuickPlay:
     async def _again(self, waiter: Waiter) -> None:
         try:
             seated, _waiting = await self._enter(waiter.ticket)
+        except QueueRefused as refused:  # the account waits or plays elsewhere meanwhile
+            if self._drop(waiter):
+                with using_language(waiter.conn.language):
+                    error = refused.error()
+                frame = {"type": "error", "state": 0, "code": error.code, "message": str(error)}
+                waiter.conn.push(frame)
+                waiter.conn.push({"type": "queue_left"})
+            return
         except Exception:
             log.exception("could not put a person back in the quick-play queue")
             return

@@ -241,6 +241,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE web_games ADD COLUMN rating TEXT",
         "ALTER TABLE web_seats ADD COLUMN hints INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE web_seats ADD COLUMN rematch INTEGER NOT NULL DEFAULT 0",
+        "CREATE INDEX IF NOT EXISTS web_seats_user ON web_seats (user_id)",
         "ALTER TABLE web_daily ADD COLUMN name_hash TEXT",
         "ALTER TABLE web_daily ADD COLUMN address_hash TEXT",
         """CREATE TABLE IF NOT EXISTS web_settings (
