@@ -7,7 +7,6 @@ gets a usage error, never a traceback.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import uuid
 from collections.abc import Iterator
@@ -25,7 +24,7 @@ from passing_game.rules import Rules
 from passing_game.web.accounts import AccountError, Accounts
 from passing_game.web.ratings import display, leaderboard, outcome_of, rate_game
 from passing_game.web.store import SeatRow, Store, open_store
-from web_helpers import service_missing
+from web_helpers import blocking, service_missing
 
 PG_URL = os.environ.get("PASSING_GAME_TEST_PG_URL")
 PASSWORD = "correct horse battery"
@@ -46,9 +45,9 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     store = open_store(url)
     try:
         accounts = Accounts(store)
-        ana = asyncio.run(accounts.sign_up("Ana", PASSWORD)).user.id
-        ben = asyncio.run(accounts.sign_up("Ben", PASSWORD)).user.id
-        asyncio.run(accounts.sign_up("Anabel", PASSWORD))
+        ana = blocking(accounts.sign_up("Ana", PASSWORD)).user.id
+        ben = blocking(accounts.sign_up("Ben", PASSWORD)).user.id
+        blocking(accounts.sign_up("Anabel", PASSWORD))
         outcome = outcome_of(
             Rules(players=2),
             [SeatRow(0, "human", "Ana", user_id=ana), SeatRow(1, "human", "Ben", user_id=ben)],
@@ -99,16 +98,16 @@ def test_rename_suspend_restore_unrate_and_the_log(db: str) -> None:
     try:
         accounts = Accounts(store)
         with pytest.raises(AccountError):
-            asyncio.run(accounts.sign_in("Ana", PASSWORD, "10.0.0.1"))
-        user = asyncio.run(accounts.sign_in("anna maria", PASSWORD, "10.0.0.1")).user
+            blocking(accounts.sign_in("Ana", PASSWORD, "10.0.0.1"))
+        user = blocking(accounts.sign_in("anna maria", PASSWORD, "10.0.0.1")).user
         assert user.name == "Anna Maria"
         # Suspended: no sign-in, off the leaderboard; restored: both back.
         assert admin(db, "suspend", "Ben", "--reason", "spam in names").exit_code == 0
         with pytest.raises(AccountError, match="suspended"):
-            asyncio.run(accounts.sign_in("Ben", PASSWORD, "10.0.0.2"))
+            blocking(accounts.sign_in("Ben", PASSWORD, "10.0.0.2"))
         assert [p["name"] for p in leaderboard(store, "2")] == ["Anna Maria"]
         assert admin(db, "restore", "Ben", "--reason", "appeal granted").exit_code == 0
-        assert asyncio.run(accounts.sign_in("Ben", PASSWORD, "10.0.0.2")).user.name == "Ben"
+        assert blocking(accounts.sign_in("Ben", PASSWORD, "10.0.0.2")).user.name == "Ben"
         assert [p["name"] for p in leaderboard(store, "2")] == ["Anna Maria", "Ben"]
         # The game out of the ratings: both back to a new player's rating.
         out = admin(db, "unrate", "game-22", "1", "--reason", "played against himself")

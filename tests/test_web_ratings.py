@@ -10,7 +10,6 @@ standings of teams and of players who left; a game taken out of the ratings.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import threading
 from collections.abc import Iterator
@@ -40,7 +39,7 @@ from passing_game.web.ratings import (
 )
 from passing_game.web.store import PostgresStore, SeatRow, SqliteStore, Store
 from site_helpers import PASSWORD, Site
-from web_helpers import PG_URL, Player, pg_schema, time_limit
+from web_helpers import PG_URL, Player, blocking, pg_schema, time_limit
 
 
 @pytest.fixture
@@ -267,7 +266,7 @@ def test_standings_rank_by_score_and_put_leavers_last() -> None:
 def make_users(store: Store, *names: str) -> list[str]:
     accounts = Accounts(store)
     return [
-        asyncio.run(accounts.sign_up(name, PASSWORD, f"10.0.0.{i}")).user.id
+        blocking(accounts.sign_up(name, PASSWORD, f"10.0.0.{i}")).user.id
         for i, name in enumerate(names)
     ]
 

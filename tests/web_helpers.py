@@ -11,10 +11,12 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
+
+T = TypeVar("T")
 
 #: Set (to 1) by .ci/services.sh under CI: a missing browser or database fails the run.
 REQUIRE_SERVICES = os.environ.get("PASSING_GAME_REQUIRE_SERVICES", "") not in ("", "0")
@@ -57,6 +59,17 @@ def pg_schema(prefix: str) -> Iterator[str]:
         psycopg = require_module("psycopg")
         with psycopg.connect(PG_URL, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+def blocking(work: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine to its end from a test (``Accounts``' methods are coroutines), in
+    a thread of its own: Playwright's sync API keeps an event loop running in the
+    main thread, where ``asyncio.run`` refuses to start another."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, work).result()
 
 
 #: A tile written anywhere in a frame: "3-5" (hands, moves) or "[3|5]" (sentences).
