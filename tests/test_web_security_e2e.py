@@ -65,8 +65,10 @@ def play_until_over(pages: list[Page]) -> None:
         assert time.monotonic() < deadline, "the match did not end"
         for page in pages:
             f = frame(page)
-            if f and not f["over"] and page.evaluate(
-                "() => !!(S.frame && S.live && S.frame.round.legal.length)"
+            if (
+                f
+                and not f["over"]
+                and page.evaluate("() => !!(S.frame && S.live && S.frame.round.legal.length)")
             ):
                 take_turn(page)
                 break
