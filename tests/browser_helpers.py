@@ -22,6 +22,26 @@ def frame(page: Page) -> Any:
     return page.evaluate("() => S.frame")
 
 
+#: The password the browser tests' accounts use.
+PASSWORD = "correct horse battery"
+
+
+def open_account(page: Page) -> None:
+    """The account's dialog, from the tool bar or the phone's menu."""
+    page.locator("#account-button:visible, #menu-account-button:visible").first.click()
+    page.locator("#account-dialog").wait_for()
+
+
+def sign_up_form(page: Page, name: str, password: str = PASSWORD) -> None:
+    """Through the account dialog: "New here? Create an account", filled in and sent."""
+    open_account(page)
+    page.click("#acc-switch")
+    page.locator("#account-title", has_text="Create an account").wait_for()
+    page.fill("#acc-name", name)
+    page.fill("#acc-password", password)
+    page.click("#acc-submit")
+
+
 def create_table(
     page: Page, url: str, seats: list[str], target: int | None = None, name: str = "Ana"
 ) -> str:

@@ -5,8 +5,10 @@ extra or the test client is missing (under CI it fails, see ``web_helpers.requir
 
 from __future__ import annotations
 
+import http.cookiejar
 import json
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +63,44 @@ class Person:
 
     def close(self) -> None:
         self._cm.__exit__(None, None, None)
+
+
+class Browser:
+    """One person's cookie jar against one server process."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+
+    def get(self, path: str) -> Any:
+        with self.opener.open(self.server.url(path), timeout=10) as response:
+            return json.load(response)
+
+    def post(self, path: str, body: dict[str, Any]) -> Any:
+        token = self.get("/api/account")["csrf"]
+        request = urllib.request.Request(
+            self.server.url(path),
+            data=json.dumps(body).encode(),
+            headers={"X-CSRF-Token": token, "Content-Type": "application/json"},
+            method="POST",
+        )
+        with self.opener.open(request, timeout=30) as response:
+            return json.load(response)
+
+    def socket(self, server: Server | None = None) -> Person:
+        """A socket with this browser's cookies, to its server or to ``server``
+        (another process of the site, as a balancer would pick)."""
+        cookies = "; ".join(f"{c.name}={c.value}" for c in self.jar)
+        person = Person.__new__(Person)
+        person._cm = connect(
+            f"ws://127.0.0.1:{(server or self.server).port}/ws",
+            open_timeout=10,
+            additional_headers={"Cookie": cookies},
+        )
+        person.ws = person._cm.__enter__()
+        person.latest = None
+        return person
 
 
 def start(url: str, work: Path, n: int, **kw: Any) -> list[Server]:

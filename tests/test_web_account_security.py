@@ -320,8 +320,7 @@ def test_a_burst_of_guesses_on_two_processes_checks_only_the_free_ones(
     import urllib.error
     import urllib.request
 
-    from cluster_helpers import start, stop
-    from test_web_ratings_cluster import Browser
+    from cluster_helpers import Browser, start, stop
 
     a, b = start(pg_url, tmp_path, 2)
     try:

@@ -27,9 +27,14 @@ require_module("openskill")
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
-from browser_helpers import frame, take_turn, watch_errors  # noqa: E402
-
-PASSWORD = "correct horse battery"
+from browser_helpers import (  # noqa: E402
+    PASSWORD,
+    frame,
+    open_account,
+    sign_up_form,
+    take_turn,
+    watch_errors,
+)
 
 
 @pytest.fixture(scope="module")
@@ -46,19 +51,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running.stop()
 
 
-def open_account(page: Page) -> None:
-    page.locator("#account-button:visible, #menu-account-button:visible").first.click()
-    page.locator("#account-dialog").wait_for()
-
-
 def sign_up(page: Page, name: str) -> None:
     """Through the account dialog: "New here? Create an account"."""
-    open_account(page)
-    page.click("#acc-switch")
-    expect(page.locator("#account-title")).to_have_text("Create an account")
-    page.fill("#acc-name", name)
-    page.fill("#acc-password", PASSWORD)
-    page.click("#acc-submit")
+    sign_up_form(page, name)
     expect(page.locator("#account-button")).to_contain_text(name)
     page.wait_for_function("() => S.wsOpen")
 

@@ -222,24 +222,6 @@ def pg_servers(pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
         stop(running)
 
 
-def socket_on(browser: Any, server: Any) -> Any:
-    """A socket of ``browser``'s account to ``server`` (any process of the site)."""
-    from websockets.sync.client import connect
-
-    from cluster_helpers import Person
-
-    cookies = "; ".join(f"{c.name}={c.value}" for c in browser.jar)
-    person = Person.__new__(Person)
-    person._cm = connect(
-        f"ws://127.0.0.1:{server.port}/ws",
-        open_timeout=10,
-        additional_headers={"Cookie": cookies},
-    )
-    person.ws = person._cm.__enter__()
-    person.latest = None
-    return person
-
-
 def at_once(people: list[Any], message: dict[str, Any]) -> None:
     """Each person sends ``message`` at the same moment (a barrier, one thread each)."""
     barrier = threading.Barrier(len(people))
@@ -264,13 +246,12 @@ def pg_answer(person: Any) -> dict[str, Any]:
 def test_one_account_on_two_processes_holds_one_place(pg_servers: Any, pg_url: str) -> None:
     """Issue 22: one queue place per account, two tabs on two processes of one
     PostgreSQL asking at the same moment (the check is under the queue's lock)."""
-    from cluster_helpers import Person
-    from test_web_ratings_cluster import Browser
+    from cluster_helpers import Browser, Person
 
     a, b = pg_servers
     web = Browser(a)
     web.post("/api/account/signup", {"name": "Ana", "password": PASSWORD})
-    tabs = [socket_on(web, a), socket_on(web, b)]
+    tabs = [web.socket(a), web.socket(b)]
     gus = Person(b.port)
     try:
         at_once(tabs, {"type": "quick", "players": 2})
@@ -427,9 +408,8 @@ def test_processes_on_one_database_share_the_stored_secret(
 ) -> None:
     """Issue 22: the daily deal's secret (two stores made at once and two server
     processes on one PostgreSQL agree on the store's own; never the empty key)."""
-    from cluster_helpers import start, stop
+    from cluster_helpers import Browser, start, stop
     from passing_game.web.store import open_store
-    from test_web_ratings_cluster import Browser
 
     monkeypatch.delenv(daily.SECRET_ENV, raising=False)
     stores = [open_store(pg_url) for _ in range(2)]
@@ -458,7 +438,7 @@ def test_processes_on_one_database_share_the_stored_secret(
                         "UPDATE web_users SET created = ? WHERE name = 'Ben'",
                         (time.time() - 2 * daily.NEW_ACCOUNT_SECONDS,),
                     )
-                person = socket_on(web, server)
+                person = web.socket(server)
                 try:
                     person.send(type="daily")
                     frame = person.until(lambda f: f["type"] in ("joined", "error"))

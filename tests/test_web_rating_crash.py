@@ -135,8 +135,7 @@ def test_a_leader_killed_inside_the_rating_is_replaced_and_the_game_rated_once(
     """Issue 22, point 5 (PostgreSQL, two processes): the leader is SIGKILLed while
     it holds the finishing transaction open; the other process takes the table
     over, finishes the game again and rates it exactly once."""
-    from cluster_helpers import start, stop
-    from test_web_ratings_cluster import Browser
+    from cluster_helpers import Browser, start, stop
 
     schema = pg_url.split("schema=", 1)[1]
     a, b = start(pg_url, tmp_path, 2, bot_delay=0.05)

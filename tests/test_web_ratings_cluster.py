@@ -8,53 +8,11 @@ store; the leaderboard and "My games" agree whichever process is asked.
 
 from __future__ import annotations
 
-import http.cookiejar
-import json
-import urllib.request
 from typing import Any
 
-from cluster_helpers import Person, start, stop
-from web_helpers import Server
+from cluster_helpers import Browser, start, stop
 
 PASSWORD = "correct horse battery"
-
-
-class Browser:
-    """One person's cookie jar against one server process."""
-
-    def __init__(self, server: Server) -> None:
-        self.server = server
-        self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
-
-    def get(self, path: str) -> Any:
-        with self.opener.open(self.server.url(path), timeout=10) as response:
-            return json.load(response)
-
-    def post(self, path: str, body: dict[str, Any]) -> Any:
-        token = self.get("/api/account")["csrf"]
-        request = urllib.request.Request(
-            self.server.url(path),
-            data=json.dumps(body).encode(),
-            headers={"X-CSRF-Token": token, "Content-Type": "application/json"},
-            method="POST",
-        )
-        with self.opener.open(request, timeout=30) as response:
-            return json.load(response)
-
-    def socket(self) -> Person:
-        cookies = "; ".join(f"{c.name}={c.value}" for c in self.jar)
-        person = Person.__new__(Person)
-        from websockets.sync.client import connect
-
-        person._cm = connect(
-            f"ws://127.0.0.1:{self.server.port}/ws",
-            open_timeout=10,
-            additional_headers={"Cookie": cookies},
-        )
-        person.ws = person._cm.__enter__()
-        person.latest = None
-        return person
 
 
 def progress(frame: dict[str, Any]) -> tuple[int, int]:

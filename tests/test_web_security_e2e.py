@@ -25,9 +25,8 @@ require_module("playwright")
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
-from browser_helpers import frame, take_turn, watch_errors  # noqa: E402
+from browser_helpers import frame, open_account, sign_up_form, take_turn, watch_errors  # noqa: E402
 
-PASSWORD = "correct horse battery"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 
@@ -44,19 +43,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     )
     yield running
     running.stop()
-
-
-def open_account(page: Page) -> None:
-    page.locator("#account-button:visible, #menu-account-button:visible").first.click()
-    page.locator("#account-dialog").wait_for()
-
-
-def sign_up(page: Page, name: str, password: str = PASSWORD) -> None:
-    open_account(page)
-    page.click("#acc-switch")
-    page.fill("#acc-name", name)
-    page.fill("#acc-password", password)
-    page.click("#acc-submit")
 
 
 def play_until_over(pages: list[Page]) -> None:
@@ -91,7 +77,7 @@ def test_guests_hints_rematch_offers_and_a_closed_session(
     ana.goto(site.url("/"))
     ana.locator("#create-button").wait_for()
     name = f"Ana{size[0].upper()}"
-    sign_up(ana, name)
+    sign_up_form(ana, name)
     ana.wait_for_function(f"() => S.wsOpen && S.lobbyName === {name!r}")
     # The lobby's form: a person in seat 2, a target of one point.
     ana.select_option("#f-seat1", "person")
@@ -157,7 +143,7 @@ def test_an_aborted_rated_game_a_refused_name_and_waits_in_minutes(
     for page, name in ((ana, "Rita"), (ben, "Bruno")):
         page.goto(site.url("/"))
         page.locator("#create-button").wait_for()
-        sign_up(page, name)
+        sign_up_form(page, name)
         expect(page.locator("#account-button")).to_contain_text(name)
         page.wait_for_function("() => S.wsOpen")
     ana.check("#f-rated")
@@ -176,7 +162,7 @@ def test_an_aborted_rated_game_a_refused_name_and_waits_in_minutes(
     newcomer = browser.new_context(viewport=PHONE).new_page()
     newcomer.goto(site.url("/"))
     newcomer.locator("#create-button").wait_for()
-    sign_up(newcomer, "Hard bot")
+    sign_up_form(newcomer, "Hard bot")
     expect(newcomer.locator("#account-error")).to_contain_text("looks like a bot")
     newcomer.screenshot(path=str(shots / "issue22-name-refused-phone.png"))
     # Wrong passwords: the wait is said in minutes.

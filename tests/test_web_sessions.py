@@ -171,8 +171,7 @@ def test_a_session_ended_on_one_process_closes_its_socket_on_the_other(
     """Issue 22, point 1, "on every process": Ana's socket is on process B; she signs
     out through process A; B closes the socket. Then a suspension made by the
     moderators' command closes the sockets of a second account on both."""
-    from cluster_helpers import start, stop
-    from test_web_ratings_cluster import Browser
+    from cluster_helpers import Browser, start, stop
 
     a, b = start(pg_url, tmp_path, 2, bot_delay=0.05)
     try:
