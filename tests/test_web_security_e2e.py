@@ -28,7 +28,8 @@ from playwright.sync_api import Browser, Page, expect  # noqa: E402
 from browser_helpers import frame, open_account, sign_up_form, take_turn, watch_errors  # noqa: E402
 
 PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
+SMALL = {"width": 360, "height": 640}
+DESKTOP = {"width": 1280, "height": 900}
 
 
 @pytest.fixture(scope="module")
@@ -65,18 +66,18 @@ def play_until_over(pages: list[Page]) -> None:
             time.sleep(0.05)
 
 
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE, SMALL], ids=["desktop", "phone", "small"])
 def test_guests_hints_rematch_offers_and_a_closed_session(
     browser: Browser, site: Server, shots: Path, viewport: dict[str, int]
 ) -> None:
-    size = "phone" if viewport == PHONE else "desktop"
+    size = {PHONE["width"]: "phone", SMALL["width"]: "small"}.get(viewport["width"], "desktop")
     ana_ctx = browser.new_context(viewport=viewport)
     guest_ctx = browser.new_context(viewport=viewport)
     ana, guest = ana_ctx.new_page(), guest_ctx.new_page()
     errors = watch_errors(ana) + watch_errors(guest)
     ana.goto(site.url("/"))
     ana.locator("#create-button").wait_for()
-    name = f"Ana{size[0].upper()}"
+    name = f"Ana{size[0].upper()}{viewport['width']}"
     sign_up_form(ana, name)
     ana.wait_for_function(f"() => S.wsOpen && S.lobbyName === {name!r}")
     # The lobby's form: a person in seat 2, a target of one point.

@@ -164,9 +164,8 @@ def test_leaving_and_coming_back_keeps_the_turns_deadline(store: SqliteStore) ->
             with site.socket(None) as ben:
                 assert join(ben, code)["type"] == "joined"
                 first = state(ana, lambda f: f["started"] and f["clock"]["seat"] is not None)
-                people = {0: (ana, token), 1: (ben, None)}
                 mover = first["clock"]["seat"]
-                player = people[mover][0]
+                player = {0: ana, 1: ben}[mover]
                 mine = player.my_turn()
                 before = mine["clock"]["remaining_ms"]
                 time.sleep(1.2)
@@ -180,6 +179,45 @@ def test_leaving_and_coming_back_keeps_the_turns_deadline(store: SqliteStore) ->
                     left = back["clock"]["remaining_ms"]
                     assert left <= before - 1000, (before, left)
                     assert back["round"]["legal"], "the person's own turn, still"
+
+
+def test_leaving_at_the_deadline_and_coming_back_after_it_finds_the_time_gone(
+    store: SqliteStore,
+) -> None:
+    """Issue 22, point 3, at the deadline: ``leave`` just before the move's time is up,
+    ``resume`` just after: the person comes back to no time at all, and the clock
+    makes the move for them (before, they came back to a whole new move time)."""
+    for site in site_of(store, bot_delay=30.0):  # the stand-in never moves first
+        with site.socket(None) as ana:
+            joined = table(ana, ["you", "person"], clock={"move": 2, "bank": 0})
+            code = joined["table"]
+            with site.socket(None) as ben:
+                assert join(ben, code)["type"] == "joined"
+                first = state(ana, lambda f: f["started"] and f["clock"]["seat"] is not None)
+                mover = first["clock"]["seat"]
+                player = {0: ana, 1: ben}[mover]
+                token = (joined if mover == 0 else ben.joined or {})["token"]
+                mine = player.my_turn()
+                time.sleep(max(0.0, mine["clock"]["remaining_ms"] / 1000 - 0.4))
+                player.send(type="leave")
+                player.until(lambda f: f["type"] == "left")
+                time.sleep(0.8)  # the deadline passes while a stand-in holds the seat
+                with site.socket(None) as again:
+                    again.send(type="resume", code=code, seat=mover, token=token)
+                    back = state(again, lambda f, mover=mover: not f["seats"][mover]["standin"])
+                    timed_out = any(
+                        t.get("auto") == "timeout" and t["seat"] == mover
+                        for t in back["round"]["history"]
+                    )
+                    assert timed_out or back["clock"]["remaining_ms"] == 0, back["clock"]
+                    made = now(
+                        again,
+                        lambda f, mover=mover: any(
+                            t.get("auto") == "timeout" and t["seat"] == mover
+                            for t in f["round"]["history"]
+                        ),
+                    )
+                    assert made["round"]["to_move"] != mover or made["round"]["number"] > 1
 
 
 # -- point 4: ratings cannot be farmed ------------------------------------------------

@@ -300,29 +300,29 @@ class Accounts:
         with self.store.transaction() as tx:
             for start in range(0, len(hashes), 500):
                 chunk = hashes[start : start + 500]
-                marks = ", ".join("?" for _h in chunk)
                 live = {
                     str(r[0])
                     for r in tx.all(
                         "SELECT s.id_hash FROM web_sessions s JOIN web_users u ON u.id = s.user_id"
-                        f" WHERE s.expires > ? AND u.suspended = 0 AND u.deleted = 0"
-                        f" AND s.id_hash IN ({marks})",
+                        " WHERE s.expires > ? AND u.suspended = 0 AND u.deleted = 0"
+                        f" AND s.id_hash IN ({', '.join('?' for _h in chunk)})",
                         (now, *chunk),
                     )
                 }
                 gone = [h for h in chunk if h not in live]
-                users = sorted({owners[h] for h in gone})
-                states: dict[str, tuple[bool, bool]] = {}
-                for first in range(0, len(users), 500):
-                    part = users[first : first + 500]
-                    states |= {
+                users = sorted({owners[h] for h in gone})  # at most one a session
+                states = (
+                    {
                         str(r[0]): (bool(r[1]), bool(r[2]))
                         for r in tx.all(
                             "SELECT id, suspended, deleted FROM web_users"
-                            f" WHERE id IN ({', '.join('?' for _u in part)})",
-                            part,
+                            f" WHERE id IN ({', '.join('?' for _u in users)})",
+                            users,
                         )
                     }
+                    if users
+                    else {}
+                )
                 for session in gone:
                     suspended, deleted = states.get(owners[session], (False, True))
                     found[session] = (
@@ -441,11 +441,11 @@ class Accounts:
 
     def _good_guess(self, key: str, address: str, known: bool) -> None:
         """The right password: the pair starts again; the others are not charged."""
+        pair, *others = (counted for counted, _policy in _sign_in_keys(key, address, known))
         with self.store.transaction() as tx:
-            throttle.clear(tx, throttle.key_of("pair", key, address))
-            throttle.give_back(tx, throttle.key_of("address", address))
-            if not known:
-                throttle.give_back(tx, throttle.key_of("account", key))
+            throttle.clear(tx, pair)
+            for counted in others:
+                throttle.give_back(tx, counted)
 
     def _reserve(self, keys: list[tuple[str, throttle.Policy]]) -> float:
         with self.store.transaction() as tx:

@@ -378,10 +378,7 @@ class Table:
         for held in self.seats:
             if not held.is_person or held.row.rematch:
                 continue
-            if not self.rated and (
-                held.stand_in
-                or (not self.connected(held.seat) and self.seating.gone_for_now(held, now))
-            ):
+            if not self.rated and self.seating.gone_for_now(held, now):
                 continue
             need.append(held.seat)
         return need
