@@ -1,7 +1,8 @@
 """The batched C environment (rl.vector_env) plays the same game as Round, step for step.
 
 With the same seeds and actions, each game of ``VectorPassingGame`` and a
-single public ``Round`` dealt by ``Round.new(rules, seed)`` (D9) agree on
+single public ``Round`` dealt by ``Round.new(rules, seed)`` (D9; ``seed`` the
+one the game draws, as ``PassingGame-v0`` draws it, ``_match_seed``) agree on
 the observation (``encoding.encode``, the single Gymnasium environment's
 encoding), the legal-action mask, the rewards (``PassingGameEnv``'s reward
 of a round) and the end of the round, in every rules variant.
@@ -48,6 +49,12 @@ VARIANTS = [
 GAMES = 12
 
 
+def _match_seed(seed: int) -> int:
+    """The seed a self-play game reset with ``seed`` deals its first episode from: the
+    first draw of PassingGame-v0's np_random (Gymnasium's seeding) for ``seed``."""
+    return int(np.random.default_rng(seed).integers(2**62))
+
+
 def _seat_value(rules: Rules, kind: str, seat: int, points: tuple[int, ...]) -> float:
     """What the single environment pays ``seat`` for a round (PassingGameEnv._round_value)."""
     single = PassingGameEnv(rules, reward=kind)  # type: ignore[arg-type]
@@ -83,7 +90,7 @@ def _play_one_round_each(fields: dict[str, Any], kind: str, illegal_rate: float,
     env = vector_env.VectorPassingGame(GAMES, rules, reward=kind, illegal_penalty=0.5)  # type: ignore[arg-type]
     seeds = [seed * 100 + i for i in range(GAMES)]
     obs, info = env.reset(seed=seeds)
-    rounds = [Round.new(rules, s) for s in seeds]
+    rounds = [Round.new(rules, _match_seed(s)) for s in seeds]
     live = [True] * GAMES
     rng = np.random.default_rng(seed)
     steps = 0
@@ -205,11 +212,12 @@ def test_same_seed_same_run() -> None:
 
 
 def test_an_int_seed_deals_seed_plus_i() -> None:
-    """reset(seed=s) deals game i as Round.new(rules, s + i) (D9)."""
+    """reset(seed=s) gives game i the seed s + i, Gymnasium's convention (D9)."""
     env = vector_env.VectorPassingGame(3, players=4)
     obs, _ = env.reset(seed=40)
     for i in range(3):
-        rnd = Round.new(env.rules, 40 + i)
+        rnd = Round.new(env.rules, _match_seed(40 + i))
+        assert env._core.state(i)[3] == _match_seed(40 + i)
         np.testing.assert_array_equal(obs[i], encode(rnd.view(rnd.to_move)))
 
 
@@ -266,11 +274,13 @@ def test_core_never_writes_outside_its_arrays() -> None:
     with pytest.raises(ValueError, match="expected"):
         core.step(np.zeros(3, np.int64))
     with pytest.raises(ValueError, match="not a game"):
-        core.deal(np.array([2], np.int64), bytes(24), np.zeros(1, np.uint64), False, 0)
-    with pytest.raises(ValueError, match="24 bytes"):
-        core.deal(np.array([0], np.int64), bytes(23), np.zeros(1, np.uint64), False, 0)
+        core.deal(np.array([2], np.int64))
+    with pytest.raises(ValueError, match="not a game"):
+        core.seed(np.array([-1], np.int64), np.zeros(6, np.uint64))
+    with pytest.raises(ValueError, match="int64"):
+        core.deal(np.array([0], np.int32))
     with pytest.raises(ValueError, match="expected"):
-        core.deal(np.array([0], np.int64), bytes(24), np.zeros(2, np.uint64), False, 0)
+        core.seed(np.array([0], np.int64), np.zeros(5, np.uint64))
     with pytest.raises(RuntimeError, match="never dealt"):
         core.step(np.zeros(2, np.int64))
 
@@ -411,14 +421,13 @@ def _against_bot(
     for i in range(games):
         single = PassingGameEnv(rules, seat=i % rules.players, **same)
         singles.append((single, *single.reset(seed=i)))
-    seeds = [single.match.seed for single, _, _ in singles]  # type: ignore[union-attr]
     envs = [
         vector_env.VectorPassingGame(1, rules, seat=i % rules.players, **same) for i in range(games)
     ]
     rng = np.random.default_rng(games)
     for i, env in enumerate(envs):
         single, obs, info = singles[i]
-        vobs, vinfo = env.reset(seed=[seeds[i]])
+        vobs, vinfo = env.reset(seed=[i])  # the seed the single env was reset with
         while True:
             np.testing.assert_array_equal(vobs[0], obs)
             np.testing.assert_array_equal(env.action_masks()[0], single.action_masks())
@@ -464,7 +473,7 @@ def test_random_opponent_is_uniform_over_the_legal_moves(fields: dict[str, Any])
     rounds: list[Round | None] = []
     dices: list[_Dice] = []
     for i in range(games):
-        seed = env._core.state(i)[3]  # 7000 + i, or the seed dealt again (bots ended it first)
+        seed = env._core.state(i)[3]  # the seed drawn, or the next (bots ended it first)
         rnd, dice = Round.new(rules, seed), _Dice(_digest(seed, 1))
         seat = int(info["seat"][i])
         while rnd.result is None and rnd.to_move != seat:
@@ -562,12 +571,12 @@ def test_one_batch_shared_by_threads_refuses_instead_of_racing() -> None:
 
 @pytest.mark.parametrize(("fields", "kind"), MATCH_VARIANTS)
 def test_match_self_play_same_as_match(fields: dict[str, Any], kind: str) -> None:
-    """Self-play matches play as passing_game.Match with the same seed and moves (R8, D5)."""
+    """Self-play matches play as passing_game.Match with the seed drawn and moves (R8, D5)."""
     rules = Rules(**fields)
     games = 4
     env = vector_env.VectorPassingGame(games, rules, episode="match", reward=kind)  # type: ignore[arg-type]
     obs, info = env.reset(seed=[50 + i for i in range(games)])
-    matches = [Match(rules, seed=50 + i) for i in range(games)]
+    matches = [Match(rules, seed=_match_seed(50 + i)) for i in range(games)]
     live = [True] * games
     rng = np.random.default_rng(7)
     while any(live):
@@ -603,3 +612,159 @@ def test_match_self_play_same_as_match(fields: dict[str, Any], kind: str) -> Non
             if match.is_over:
                 np.testing.assert_array_equal(obs[i], encode(match.view(seat)))
                 live[i] = False
+
+
+# -- seeding: the batch, make_vec's SyncVectorEnv and N gym.make envs agree ----------------
+
+ID = "passing_game/PassingGame-v0"
+
+THREE_WAYS = [
+    pytest.param({}, id="2p-greedy"),
+    pytest.param(
+        {"players": 3, "opponents": ("heuristic", "greedy"), "seat": None}, id="3p-mixed-seat-None"
+    ),
+    pytest.param(
+        {"players": 4, "partnerships": True, "opponents": ("heuristic",), "seat": 2},
+        id="partners-heuristic",
+    ),
+    pytest.param(
+        {"players": 2, "episode": "match", "target": 20, "reward": "win", "seat": None},
+        id="2p-match-win",
+    ),
+    # one tile a hand: a bot that leads ends the round at once, so reset deals again
+    pytest.param({"players": 3, "hand_size": 1, "seat": None}, id="hand1-dealt-again"),
+    pytest.param(
+        {"players": 3, "hand_size": 1, "episode": "match", "target": 60, "seat": None},
+        id="hand1-match",
+    ),
+]
+
+
+class _Singles:
+    """N ``gym.make`` envs stepped as one batch, with Gymnasium's next-step autoreset."""
+
+    def __init__(self, num_envs: int, **options: Any) -> None:
+        self.envs = [gym.make(ID, **options) for _ in range(num_envs)]
+        self.done = [False] * num_envs
+
+    def reset(self, seed: list[int | None]) -> tuple[Any, dict[str, Any]]:
+        self.done = [False] * len(self.envs)
+        pairs = [env.reset(seed=s) for env, s in zip(self.envs, seed, strict=True)]
+        return np.stack([o for o, _ in pairs]), _gather([i for _, i in pairs])
+
+    def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
+        rows = []
+        for k, env in enumerate(self.envs):
+            if self.done[k]:  # the step after the end deals again and ignores the action
+                obs, info = env.reset()
+                rows.append((obs, 0.0, False, False, info))
+            else:
+                rows.append(env.step(int(actions[k])))
+            self.done[k] = bool(rows[-1][2] or rows[-1][3])
+        obs, reward, terminated, truncated, infos = zip(*rows, strict=True)
+        return (
+            np.stack(obs),
+            np.array(reward, np.float64),
+            np.array(terminated),
+            np.array(truncated),
+            _gather(list(infos)),
+        )
+
+
+def _gather(infos: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "action_mask": np.stack([i["action_mask"] for i in infos]).astype(bool),
+        "seat": np.array([i["seat"] for i in infos]),
+        "illegal_action": np.array([i.get("illegal_action", False) for i in infos]),
+    }
+
+
+def _actions(masks: Any, t: int) -> Any:
+    """A legal action a game, chosen deterministically from its mask (any where none is legal)."""
+    out = np.zeros(len(masks), np.int64)
+    for k, mask in enumerate(masks):
+        legal = np.flatnonzero(mask)
+        if legal.size:
+            out[k] = legal[(7 * t + 3 * k) % legal.size]
+    return out
+
+
+def _same(got: tuple[Any, ...], want: tuple[Any, ...], what: str) -> None:
+    """Two batches' (obs, info) or (obs, reward, terminated, truncated, info) are equal."""
+    *arrays, info = got
+    *expected, want_info = want
+    for a, b in zip(arrays, expected, strict=True):
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b), err_msg=what)
+    np.testing.assert_array_equal(
+        np.asarray(info["action_mask"]).astype(bool), want_info["action_mask"], err_msg=what
+    )
+    np.testing.assert_array_equal(info["seat"], want_info["seat"], err_msg=what)
+    if "illegal_action" in info:
+        illegal = info["illegal_action"]
+        if "_illegal_action" in info:  # a SyncVectorEnv: False where no step reported it
+            illegal = illegal & info["_illegal_action"]
+        np.testing.assert_array_equal(illegal, want_info["illegal_action"], err_msg=what)
+
+
+def _three_ways(num_envs: int, options: dict[str, Any]) -> tuple[Any, Any, _Singles]:
+    vector = gym.make_vec(ID, num_envs, vectorization_mode="vector_entry_point", **options)
+    sync = gym.make_vec(ID, num_envs, vectorization_mode="sync", **options)
+    assert isinstance(vector, vector_env.VectorPassingGame)
+    assert isinstance(sync, gym.vector.SyncVectorEnv)
+    return vector, sync, _Singles(num_envs, **options)
+
+
+def _run_alike(
+    envs: tuple[Any, Any, _Singles], seed: Any, singles_seed: list[int | None], steps: int
+) -> int:
+    """Reset the three with the same seeds and step them with the same actions; every
+    observation, reward, end, mask and seat must agree. Returns the autoresets seen."""
+    vector, sync, singles = envs
+    want = singles.reset(singles_seed)
+    _same(vector.reset(seed=seed), want, "vector reset")
+    _same(sync.reset(seed=seed), want, "sync reset")
+    autoresets = 0
+    ended = np.zeros(len(singles.envs), bool)
+    for t in range(steps):
+        actions = _actions(want[-1]["action_mask"], t)
+        want = singles.step(actions)
+        _same(vector.step(actions), want, f"vector step {t}")
+        _same(sync.step(actions), want, f"sync step {t}")
+        autoresets += int(ended.sum())
+        ended = want[2] | want[3]
+    return autoresets
+
+
+@pytest.mark.parametrize("options", THREE_WAYS)
+def test_make_vec_modes_and_single_envs_deal_alike(options: dict[str, Any]) -> None:
+    """reset(seed=s): game i of the C batch plays what the SyncVectorEnv's env i and a
+    gym.make env reset with seed s + i play (Gymnasium's convention), autoresets included."""
+    envs = _three_ways(3, options)
+    assert _run_alike(envs, 21, [21, 22, 23], 150) > 2
+    # seeded again later (the generators start over), and unseeded: each game goes on
+    # with its own generator, as a Gymnasium env reset with seed=None does
+    assert _run_alike(envs, 5, [5, 6, 7], 40) >= 0
+    _run_alike(envs, None, [None, None, None], 60)
+
+
+@pytest.mark.parametrize("options", [THREE_WAYS[0], THREE_WAYS[1]])
+def test_a_list_of_seeds_gives_one_seed_a_game(options: dict[str, Any]) -> None:
+    """reset(seed=[...]): one seed a game; a None entry leaves that game's generator
+    going on (or starts one from fresh entropy), as SyncVectorEnv does."""
+    envs = _three_ways(3, options)
+    assert _run_alike(envs, [1000, 7, 2**40], [1000, 7, 2**40], 80) > 0
+    _run_alike(envs, [3, None, 99], [3, None, 99], 80)
+    vector = envs[0]
+    a, _ = vector.reset(seed=[40, 41, 42])
+    b, _ = vector.reset(seed=40)
+    np.testing.assert_array_equal(a, b)
+
+
+def test_unseeded_batches_differ_and_bad_seeds_are_refused() -> None:
+    first, _ = vector_env.VectorPassingGame(8, opponents="greedy").reset()
+    second, _ = vector_env.VectorPassingGame(8, opponents="greedy").reset()
+    assert not np.array_equal(first, second)
+    env = vector_env.VectorPassingGame(2)
+    for bad in ([1, -1], -3, [1, 2.5], [1, "x"]):
+        with pytest.raises(ValueError, match="seed"):
+            env.reset(seed=bad)  # type: ignore[arg-type]

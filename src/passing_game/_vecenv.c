@@ -16,8 +16,10 @@
  * one seat and the bots move inside step() until its turn, as in
  * PassingGame-v0. An episode is a round or a match (R8, D5). Every deal is
  * Round.new's or Match's: a 24-byte BLAKE2b digest of the seed and round
- * number (round._digest; given by Python at reset, computed here otherwise)
- * shuffled by rules_deal, the code Round.new deals with.
+ * number (round._digest, computed here) shuffled by rules_deal, the code
+ * Round.new deals with. Each game draws its episodes' seeds (and the
+ * learner's seat) as PassingGame-v0.reset draws them from its np_random:
+ * from its own copy of NumPy's PCG64, which Python seeds at reset.
  * tests/test_rl_vector.py plays the batch against single Rounds, Matches,
  * encoding.encode and PassingGameEnv.
  */
@@ -126,13 +128,79 @@ static void deal_digest(uint64_t seed, int number, unsigned char out[24]) {
     blake2b_24((const unsigned char *)text, (size_t)len, out);
 }
 
-/* splitmix64: the stream the seeds of later rounds are drawn from. */
+/* splitmix64: the random opponent's stream (DECISIONS P35). */
 static inline uint64_t splitmix64(uint64_t *state) {
     uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
 }
+
+/* NumPy's PCG64 (128-bit LCG, XSL-RR output, and the half of a draw it keeps
+ * for the next 32-bit one): the bit generator of Gymnasium's np_random, so a
+ * game draws what PassingGame-v0.reset draws with the same seed. Python
+ * hands over the state of np.random.PCG64 (bit_generator.state) at reset. */
+typedef struct {
+    uint64_t hi, lo, inc_hi, inc_lo; /* the state and the increment */
+    uint32_t half;                   /* uinteger: the kept half, when has_half */
+    int has_half;                    /* has_uint32 */
+} Pcg;
+
+#define PCG_MUL_HI 2549297995355413924ull
+#define PCG_MUL_LO 4865540595714422341ull
+
+/* The 128-bit product of two 64-bit numbers, as hi and lo (no __int128 needed). */
+static inline void mul_64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo) {
+    uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
+    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+    uint64_t mid = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10;
+    *lo = mid << 32 | (uint32_t)p00;
+    *hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+}
+
+/* PCG64.random_raw(): step the state, then output from the new state. */
+static uint64_t pcg_next64(Pcg *r) {
+    uint64_t hi, lo;
+    mul_64(r->lo, PCG_MUL_LO, &hi, &lo);
+    hi += r->hi * PCG_MUL_LO + r->lo * PCG_MUL_HI;
+    lo += r->inc_lo;
+    hi += r->inc_hi + (lo < r->inc_lo);
+    r->hi = hi;
+    r->lo = lo;
+    uint64_t x = hi ^ lo;
+    unsigned rot = (unsigned)(hi >> 58);
+    return x >> rot | x << ((64 - rot) & 63);
+}
+
+/* The 32-bit draw: the low half of a new 64-bit one (the high half kept), or the kept half. */
+static uint32_t pcg_next32(Pcg *r) {
+    if (r->has_half) {
+        r->has_half = 0;
+        return r->half;
+    }
+    uint64_t x = pcg_next64(r);
+    r->has_half = 1;
+    r->half = (uint32_t)(x >> 32);
+    return (uint32_t)x;
+}
+
+/* Generator.integers(n), 2 <= n <= 4: Lemire's method on 32-bit draws, as NumPy's. */
+static int pcg_below(Pcg *r, uint32_t n) {
+    uint64_t m = (uint64_t)pcg_next32(r) * n;
+    uint32_t left = (uint32_t)m;
+    if (left < n) {
+        uint32_t threshold = (UINT32_MAX - (n - 1)) % n;
+        while (left < threshold) {
+            m = (uint64_t)pcg_next32(r) * n;
+            left = (uint32_t)m;
+        }
+    }
+    return (int)(m >> 32);
+}
+
+/* Generator.integers(2**62): Lemire's method on a 64-bit draw, which never
+ * rejects for a power of two, so the draw's top 62 bits. */
+static inline uint64_t pcg_seed62(Pcg *r) { return pcg_next64(r) >> 2; }
 
 /* One game of the batch: the rules state and the public record encode reads
  * (the round's part, cleared by deal()), then the episode's. */
@@ -146,13 +214,14 @@ typedef struct {
     uint8_t train[2 * TRAIN_MID]; /* tiles on the train, train[tstart:tend] left to right */
     int tstart, tend, leader, last;
     /* the episode (a round, or a match) */
-    int dealt, seeded, done, number; /* number: the round of the match, from 1 */
+    int dealt, done, number; /* number: the round of the match, from 1 */
     int agent;     /* the learner's seat against opponents; -1 in self-play */
     uint8_t bot[4]; /* OPP_* of each seat (the learner's OPP_NONE) */
-    uint64_t seed; /* the Round.new / Match seed of the episode, when seeded */
+    uint64_t seed; /* the Round.new / Match seed of the episode */
     int scores[4]; /* each side's match score */
     float carry[4]; /* rewards of rounds the bots ended before the learner's first turn */
     uint64_t dice;  /* splitmix64 state of the random opponent, from the episode's first deal */
+    Pcg rng;        /* PassingGame-v0's np_random: the episodes' seeds and the learner's seat */
 } Game;
 
 /* The arrays bound by bind(), in this order. */
@@ -163,7 +232,6 @@ typedef struct {
     Game *games;
     Py_ssize_t n;
     int players, hand, flags, sides, reward_kind, obs_size, boneyard_size, bound;
-    uint64_t stream; /* splitmix64 state: the seeds of the rounds dealt in step() */
     int opponent, seat; /* any opponents; the learner's seat against them, -1 at random a round */
     uint8_t opp[3];     /* OPP_* of the other seats, in seat order (PassingGame-v0's opponents) */
     double hw[8];       /* the heuristic's margin and weights, as HeuristicBot holds them (H_*) */
@@ -529,21 +597,29 @@ static void advance(const VecCore *e, Game *g, float *rw, int32_t *pt) {
     }
 }
 
-/* Start an episode from round 1's ``digest`` (``seed``: its Round.new or
- * Match seed when ``seeded``); against opponents choose the learner's seat
- * and let the bots move first. An episode the bots end before the learner's
- * first turn is dealt again from the stream, as PassingGame-v0 deals again;
- * in a match, rounds they end first are paid with the learner's first step. */
-static void start(VecCore *e, Game *g, const unsigned char *digest, int seeded, uint64_t seed) {
-    unsigned char again[24];
+/* Start an episode as PassingGame-v0.reset does, from the numbers it draws
+ * from its np_random (the game's ``rng``): against opponents the learner's
+ * seat (when drawn) and a seed for each bot (C's bots need none), then the
+ * Match seed, and the bots move first. An episode the bots end before the
+ * learner's first turn is dealt again from the next seed, as PassingGame-v0
+ * deals again; in a match, rounds they end first are paid with the learner's
+ * first step. */
+static void start(VecCore *e, Game *g) {
+    Pcg rng = g->rng;
     int agent = -1;
-    if (e->opponent) agent = e->seat >= 0 ? e->seat : (int)(splitmix64(&e->stream) % e->players);
+    if (e->opponent) {
+        agent = e->seat >= 0 ? e->seat : pcg_below(&rng, (uint32_t)e->players);
+        for (int p = 1; p < e->players; p++) pcg_next64(&rng); /* the bots' seeds */
+    }
     for (;;) {
+        unsigned char digest[24];
+        uint64_t seed = pcg_seed62(&rng); /* Match(rules, seed) */
+        deal_digest(seed, 1, digest);
         memset(g, 0, sizeof(*g));
+        g->rng = rng;
         deal(e, g, digest, -1);
         g->dealt = 1;
         g->number = 1;
-        g->seeded = seeded;
         g->seed = seed;
         g->agent = agent;
         memcpy(&g->dice, digest, sizeof(g->dice)); /* the deal's digest: a game's choices repeat with it */
@@ -552,10 +628,6 @@ static void start(VecCore *e, Game *g, const unsigned char *digest, int seeded, 
         int32_t pt[4] = {0, 0, 0, 0};
         advance(e, g, g->carry, pt);
         if (!g->done) return;
-        seed = splitmix64(&e->stream) >> 2; /* below 2**62, as the wrapper's seeds */
-        seeded = 1;
-        deal_digest(seed, 1, again);
-        digest = again;
     }
 }
 
@@ -646,57 +718,66 @@ static int check_bound(const VecCore *self) {
     return 0;
 }
 
-/* deal(indices, digests, seeds, seeded, stream): start an episode in game
- * indices[k] from digests[24k:24k+24] (round._digest of seeds[k], uint64,
- * which a match deals its later rounds from; ``seeded`` False when the seeds
- * are not whole numbers below 2**64) and report it; ``stream`` seeds the
- * draws of the seeds of the episodes step() starts. */
-static PyObject *vec_deal(VecCore *self, PyObject *args) {
-    PyObject *idx_obj, *seeds_obj;
-    Py_buffer digests;
-    unsigned long long stream;
-    int seeded;
-    if (check_bound(self) < 0) return NULL;
-    if (!PyArg_ParseTuple(args, "Oy*OpK", &idx_obj, &digests, &seeds_obj, &seeded, &stream)) return NULL;
-    if (self->match && !seeded) {
-        PyErr_SetString(PyExc_ValueError, "a match needs whole-number seeds below 2**64");
-        PyBuffer_Release(&digests);
-        return NULL;
+/* get_indices(obj, view): the int64 game numbers in obj, each one a game of the batch. */
+static int get_indices(const VecCore *self, PyObject *obj, Py_buffer *view) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS) < 0) return -1;
+    if (view->itemsize != 8 || view->len % 8) {
+        PyErr_SetString(PyExc_ValueError, "indices: int64 game numbers");
+        PyBuffer_Release(view);
+        return -1;
     }
-    Py_buffer idx, seeds;
-    Py_ssize_t k = digests.len / 24;
-    if (digests.len % 24) {
-        PyErr_SetString(PyExc_ValueError, "digests: 24 bytes per game");
-        PyBuffer_Release(&digests);
-        return NULL;
-    }
-    if (get_buffer(idx_obj, &idx, 8, k, "indices", 0) < 0) {
-        PyBuffer_Release(&digests);
-        return NULL;
-    }
-    if (get_buffer(seeds_obj, &seeds, 8, k, "seeds", 0) < 0) {
+    const int64_t *ix = view->buf;
+    for (Py_ssize_t j = 0; j < view->len / 8; j++)
+        if (ix[j] < 0 || ix[j] >= self->n) {
+            PyErr_Format(PyExc_ValueError, "indices: %lld is not a game of the batch", (long long)ix[j]);
+            PyBuffer_Release(view);
+            return -1;
+        }
+    return 0;
+}
+
+/* seed(indices, states): the generator of game indices[k] from states[6k:6k+6]
+ * (uint64: the PCG64 state's high and low halves, the increment's, has_uint32
+ * and uinteger of np.random.PCG64's bit_generator.state); no game is dealt. */
+static PyObject *vec_seed(VecCore *self, PyObject *args) {
+    PyObject *idx_obj, *states_obj;
+    Py_buffer idx, states;
+    if (check_free(self) < 0) return NULL;
+    if (!PyArg_ParseTuple(args, "OO", &idx_obj, &states_obj)) return NULL;
+    if (get_indices(self, idx_obj, &idx) < 0) return NULL;
+    Py_ssize_t k = idx.len / 8;
+    if (get_buffer(states_obj, &states, 8, 6 * k, "states", 0) < 0) {
         PyBuffer_Release(&idx);
-        PyBuffer_Release(&digests);
         return NULL;
     }
     const int64_t *ix = idx.buf;
-    for (Py_ssize_t j = 0; j < k; j++)
-        if (ix[j] < 0 || ix[j] >= self->n) {
-            PyErr_Format(PyExc_ValueError, "indices: %lld is not a game of the batch", (long long)ix[j]);
-            PyBuffer_Release(&idx);
-            PyBuffer_Release(&seeds);
-            PyBuffer_Release(&digests);
-            return NULL;
-        }
-    self->stream = stream;
-    for (Py_ssize_t j = 0; j < k; j++) {
-        start(self, &self->games[ix[j]], (const unsigned char *)digests.buf + 24 * j, seeded,
-              ((const uint64_t *)seeds.buf)[j]);
+    const uint64_t *st = states.buf;
+    for (Py_ssize_t j = 0; j < k; j++, st += 6) {
+        Pcg *r = &self->games[ix[j]].rng;
+        r->hi = st[0];
+        r->lo = st[1];
+        r->inc_hi = st[2];
+        r->inc_lo = st[3];
+        r->has_half = st[4] != 0;
+        r->half = (uint32_t)st[5];
+    }
+    PyBuffer_Release(&idx);
+    PyBuffer_Release(&states);
+    Py_RETURN_NONE;
+}
+
+/* deal(indices): start an episode in game indices[k] from its generator (seed()
+ * first) and report it. */
+static PyObject *vec_deal(VecCore *self, PyObject *arg) {
+    Py_buffer idx;
+    if (check_bound(self) < 0) return NULL;
+    if (get_indices(self, arg, &idx) < 0) return NULL;
+    const int64_t *ix = idx.buf;
+    for (Py_ssize_t j = 0; j < idx.len / 8; j++) {
+        start(self, &self->games[ix[j]]);
         report(self, ix[j]);
     }
     PyBuffer_Release(&idx);
-    PyBuffer_Release(&seeds);
-    PyBuffer_Release(&digests);
     Py_RETURN_NONE;
 }
 
@@ -704,8 +785,8 @@ static PyObject *vec_deal(VecCore *self, PyObject *args) {
  * replaced as the single environment replaces them (pass, else the first
  * legal move) and charged the penalty. A game that ended on the last step is
  * dealt again instead (Gymnasium's next-step autoreset: its action ignored,
- * reward 0): Round.new's deal for a seed drawn from the stream. Writes every
- * bound array. */
+ * reward 0): the next episode from the game's generator, as PassingGame-v0's
+ * reset() deals it. Writes every bound array. */
 static PyObject *vec_step(VecCore *self, PyObject *arg) {
     if (check_bound(self) < 0) return NULL;
     Py_buffer act;
@@ -733,10 +814,7 @@ static PyObject *vec_step(VecCore *self, PyObject *arg) {
         pt[0] = pt[1] = pt[2] = pt[3] = 0;
         terminated[i] = illegal[i] = 0;
         if (g->done) {
-            unsigned char digest[24];
-            uint64_t seed = splitmix64(&self->stream) >> 2; /* below 2**62, as the wrapper's seeds */
-            deal_digest(seed, 1, digest);
-            start(self, g, digest, 1, seed);
+            start(self, g);
             report(self, i);
             continue;
         }
@@ -768,8 +846,8 @@ static PyObject *vec_step(VecCore *self, PyObject *arg) {
 }
 
 /* state(i): game i's hands as bit masks, the pile still to draw, the seat to
- * move (None once over) and the seed step() dealt it from (None if deal()
- * did), for the tests to compare with a Round. */
+ * move (None once over) and the seed its episode was dealt from (Round.new's
+ * or Match's), for the tests to compare with a Round. */
 static PyObject *vec_state(VecCore *self, PyObject *arg) {
     if (check_free(self) < 0) return NULL;
     Py_ssize_t i = PyLong_AsSsize_t(arg);
@@ -795,7 +873,7 @@ static PyObject *vec_state(VecCore *self, PyObject *arg) {
         Py_DECREF(v);
     }
     const Game *g = &self->games[i];
-    PyObject *seed = g->seeded ? PyLong_FromUnsignedLongLong(g->seed) : Py_NewRef(Py_None);
+    PyObject *seed = PyLong_FromUnsignedLongLong(g->seed);
     if (!seed) goto fail;
     if (s->reason == GOING) return Py_BuildValue("NNiN", hands, pile, s->to_move, seed);
     return Py_BuildValue("NNON", hands, pile, Py_None, seed);
@@ -837,7 +915,8 @@ static PyMethodDef mod_methods[] = {
 
 static PyMethodDef vec_methods[] = {
     {"bind", (PyCFunction)vec_bind, METH_VARARGS, NULL},
-    {"deal", (PyCFunction)vec_deal, METH_VARARGS, NULL},
+    {"seed", (PyCFunction)vec_seed, METH_VARARGS, NULL},
+    {"deal", (PyCFunction)vec_deal, METH_O, NULL},
     {"step", (PyCFunction)vec_step, METH_O, NULL},
     {"state", (PyCFunction)vec_state, METH_O, NULL},
     {NULL, NULL, 0, NULL},

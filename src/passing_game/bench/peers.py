@@ -50,7 +50,7 @@ def _version(distribution: str) -> str:
 
 def dominoes_rounds(seconds: float, seed: int = 0) -> Sample:
     """PyPI ``dominoes``: random against random for ``seconds`` of CPU time."""
-    import dominoes  # type: ignore[import-not-found]  # only in the bench environment
+    import dominoes  # type: ignore[import-not-found, import-untyped, unused-ignore]  # bench only
 
     new_game: Callable[[], Any] = dominoes.Game.new
     rng = random.Random(seed)

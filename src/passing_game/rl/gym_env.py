@@ -132,8 +132,9 @@ class PassingGameEnv(gym.Env[Observation, np.int64]):
         self._play_bots()
         # A round that ended before the agent's first turn (the bots alone
         # blocked it, which is very rare) is no episode of a round: deal again.
-        # In a match its points are paid with the agent's first step.
-        while self.episode == "round" and self.match.results:
+        # In a match its points are paid with the agent's first step, unless the
+        # match is over already (a tiny target): then it is dealt again too.
+        while self._done():
             self.match = Match(self.rules, seed=int(draw(2**62)))
             self._play_bots()
         self._carry = sum(self._round_value(r.points_by_side()) for r in self.match.results)

@@ -34,11 +34,17 @@ and rewards are written straight into NumPy arrays.
   finished game is dealt again on its next step (Gymnasium's next-step
   autoreset: that step ignores its action and returns the new deal with
   reward 0).
-* **Deals**: ``reset(seed=[s0, s1, ...])`` deals game ``i`` exactly as
-  ``Round.new(rules, s_i)`` (a match: ``Match(rules, s_i)``; an int seed
-  ``s`` means ``s, s + 1, ...``); a game started again after its episode
-  deals the same way, for a seed the C core draws from a stream seeded by
-  the reset's seeds, so runs repeat.
+* **Seeds**, Gymnasium's convention: ``reset(seed=s)`` gives game ``i``
+  the seed ``s + i``, ``reset(seed=[s0, s1, ...])`` one seed a game, and
+  game ``i`` then plays, autoresets included, the episodes a
+  ``PassingGame-v0`` reset with its seed plays (``gym.make`` or
+  ``make_vec``'s ``"sync"`` mode): each game has that env's ``np_random``
+  (NumPy's PCG64, run in C) and draws from it what its ``reset`` draws, the
+  learner's seat when ``seat=None``, the bots' seeds and the seed of the
+  ``Match`` (or round) dealt. ``None`` (or a ``None`` entry) leaves a game's
+  generator going on, as an env reset with ``seed=None`` does (a game that
+  has none yet starts one from fresh entropy). In self-play nothing but the
+  ``Match`` seed is drawn.
 
 >>> env = VectorPassingGame(3, players=2)
 >>> obs, info = env.reset(seed=7)
@@ -55,6 +61,7 @@ import gymnasium as gym
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
+from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode
 
 from passing_game.bots import HeuristicBot, make
@@ -62,7 +69,6 @@ from passing_game.bots.kernel import flags as rule_flags
 from passing_game.rl.encoding import NUM_ACTIONS, observation_size
 from passing_game.rl.gym_env import GYM_REWARDS, GymReward, PassingGameEnv
 from passing_game.rl.rewards import EPISODES, Episode, check_option, make_rules
-from passing_game.round import _digest
 from passing_game.rules import LEADER_RULES, Rules
 
 try:
@@ -182,27 +188,31 @@ class VectorPassingGame(gym.vector.VectorEnv[Array, Array, Array]):
             self._illegal,
         )
         self._ready = False
+        #: Whether each game's generator was ever seeded (else reset starts it from entropy).
+        self._seeded = np.zeros(n, np.bool_)
 
     def reset(
-        self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
+        self,
+        *,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
     ) -> tuple[Array, dict[str, Any]]:
-        """Deal every game again; ``seed``: an int (game ``i`` gets ``seed + i``) or one a game."""
+        """Deal every game again (module notes, **Seeds**): ``seed`` an int (game ``i``
+        gets ``seed + i``), one seed a game, or None; a game given None goes on with
+        its generator, as a ``PassingGame-v0`` reset with ``seed=None`` does."""
         n = self.num_envs
-        if seed is None:
-            seeds = [int(s) for s in np.random.SeedSequence().generate_state(n, np.uint64)]
-        elif isinstance(seed, (int, np.integer)):
-            seeds = [int(seed) + i for i in range(n)]
-        else:
-            seeds = [int(s) for s in seed]
-            if len(seeds) != n:
-                raise ValueError(f"give one seed or {n} seeds, got {len(seeds)}")
-        seeded = all(0 <= s < 2**64 for s in seeds)
-        if self.episode == "match" and not seeded:
-            raise ValueError("a match needs whole-number seeds from 0 to 2**64 - 1")
-        stream = int(np.random.default_rng([s % 2**64 for s in seeds]).integers(2**63))
-        digests = b"".join(_digest(s, 1) for s in seeds)
-        numbers = np.array(seeds if seeded else [0] * n, dtype=np.uint64)
-        self._core.deal(np.arange(n, dtype=np.int64), digests, numbers, seeded, stream)
+        seeds = _seeds(seed, n)
+        fresh = [i for i, s in enumerate(seeds) if s is not None or not self._seeded[i]]
+        states = np.zeros((len(fresh), 6), np.uint64)
+        for row, i in enumerate(fresh):
+            # PassingGame-v0's np_random for this seed (Gymnasium's seeding), run on in C
+            state = seeding.np_random(seeds[i])[0].bit_generator.state
+            pcg, inc = state["state"]["state"], state["state"]["inc"]
+            halves = (pcg >> 64, pcg % 2**64, inc >> 64, inc % 2**64)
+            states[row] = (*halves, state["has_uint32"], state["uinteger"])
+        self._core.seed(np.array(fresh, np.int64), states)
+        self._seeded[fresh] = True
+        self._core.deal(np.arange(n, dtype=np.int64))
         self._ready = True
         self._terminated[:] = False
         self._reward[:] = 0.0
@@ -244,6 +254,24 @@ class VectorPassingGame(gym.vector.VectorEnv[Array, Array, Array]):
             "rewards": self._out(self._rewards[:, : self.rules.players]),
             "points": self._out(self._points[:, : self.rules.sides]),
         }
+
+
+def _seeds(seed: int | Sequence[int | None] | None, n: int) -> list[int | None]:
+    """One seed a game as Gymnasium's vector envs give them: ``s + i`` for an int."""
+    if seed is None:
+        return [None] * n
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        seeds: list[Any] = [int(seed) + i for i in range(n)]
+    elif isinstance(seed, (str, bytes)) or not isinstance(seed, Sequence | np.ndarray):
+        raise ValueError(f"seed must be an int, one seed a game or None, got {seed!r}")
+    else:
+        seeds = list(seed)
+        if len(seeds) != n:
+            raise ValueError(f"give one seed or {n} seeds, got {len(seeds)}")
+    for s in seeds:
+        if s is not None and (isinstance(s, bool) or not isinstance(s, (int, np.integer)) or s < 0):
+            raise ValueError(f"a seed is a whole number from 0 or None, got {s!r}")
+    return [None if s is None else int(s) for s in seeds]
 
 
 def make_vector(
