@@ -6,15 +6,11 @@
 // token, read from GET /api/account and sent as X-CSRF-Token. Names are user
 // text: always put on the page as text (h's `text` or text nodes), never HTML.
 
-import { dialogBox } from "./dialogs.js";
-import { ICONS, field, h } from "./dom.js";
+import { ICONS, dialogBox, field, h, toolButton } from "./dom.js";
 import { I18N, nt, t } from "./i18n.js";
-import { savedName } from "./lobby.js";
-import { notify, render } from "./page.js";
 import { whoParts } from "./seat.js";
-import { reopen, savedSeat, send } from "./socket.js";
-import { S } from "./state.js";
-import { toolButton } from "./tools.js";
+import { reopen, savedName, savedSeat, send } from "./socket.js";
+import { S, changed, notify, render } from "./state.js";
 
 const ACCOUNT = {
   loaded: false,
@@ -48,7 +44,7 @@ export function accountSeat(code) {
 
 function accountChanged() {
   ACCOUNT.version += 1;
-  render();
+  changed();
 }
 
 // -- talking to the server ---------------------------------------------------------
@@ -232,6 +228,7 @@ function openPanel(panel) {
   ACCOUNT.error = null;
   ACCOUNT.busy = false;
   accountChanged();
+  render(); // now: its first field takes the focus
   const first = document.querySelector("#account-dialog input, #account-dialog button");
   first?.focus();
 }
@@ -241,6 +238,7 @@ function closePanel() {
   ACCOUNT.error = null;
   ACCOUNT.form = {};
   accountChanged();
+  render(); // now: the focus goes back to the account's button
   const button = document.getElementById("account-button");
   (button && button.offsetParent ? button : document.getElementById("menu-button"))?.focus();
 }
@@ -416,7 +414,7 @@ function leadersPanel() {
 
 const PANELS = { signin: () => signPanel("signin"), signup: () => signPanel("signup"), menu: menuPanel, password: passwordPanel, delete: deletePanel, games: gamesPanel, leaders: leadersPanel };
 
-// The account's dialog, if open (page.js's render() puts it on the page).
+// The account's dialog, if open (page.js puts it on the page).
 export function renderAccount() {
   const panel = ACCOUNT.panel;
   if (!panel || !PANELS[panel] || (panel !== "signin" && panel !== "signup" && panel !== "leaders" && !ACCOUNT.user)) return null;
@@ -451,7 +449,7 @@ window.addEventListener("keydown", (event) => {
 export function accountRatedField() {
   if (!ACCOUNT.user) return null;
   const box = h("input", { type: "checkbox", name: "rated", id: "f-rated", checked: accountRated(),
-    onchange: (e) => { S.lobbyRated = e.target.checked; render(); } });
+    onchange: (e) => { S.lobbyRated = e.target.checked; changed(); } });
   return h("div", { class: "rated-box" },
     h("label", { class: "check" }, box, h("span", { text: t("Rated game") })),
     h("p", { class: "hint muted", text: t("Only people who are signed in sit at a rated table; the result changes their ratings.") }));

@@ -3,10 +3,9 @@
 
 import { t } from "./i18n.js";
 import { Motion } from "./motion.js";
-import { notify, render } from "./page.js";
 import { isPlay } from "./seat.js";
 import { Sound } from "./sound.js";
-import { S } from "./state.js";
+import { S, changed, notify } from "./state.js";
 
 const FLASH_MS = 1800;
 
@@ -98,7 +97,7 @@ export async function toggleNotify() {
     localStorage.setItem(NOTIFY_KEY, permission === "granted" ? "on" : "off");
     if (permission !== "granted") notify(t("Notifications are blocked in this browser."), "info");
   }
-  render();
+  changed();
 }
 
 function tellAway(frame) {

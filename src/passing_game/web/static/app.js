@@ -4,29 +4,43 @@
 // or from the server's frames. User text (names) is only ever put on the
 // page with textContent: no script of the page parses text as HTML.
 //
-// The page's scripts are ES modules, each named for what it holds, and this
-// one starts them: state.js (the state S), socket.js (the connection),
-// messages.js (what the server says), announce.js (what just happened),
-// page.js (render), table.js, seat.js, hand.js and summary.js (the table),
-// keys.js, tools.js (the tool bars, language, rules), lobby.js, quickplay.js,
-// dialogs.js, account.js, replay.js, and below them i18n.js (t, nt), dom.js
-// (h, icons, dominoes), sound.js, motion.js and clock.js (countdowns).
+// The page's scripts are ES modules, each named for what it holds, in layers:
+// each imports only from below it (tests/test_web_static_imports.py).
+//   top:     this one (routes, start, and the wiring below), page.js (draws the
+//            page: which screen, and the overlays), keys.js, messages.js (what
+//            the server says)
+//   screens: lobby.js, table.js, replay.js; no screen imports another
+//   parts:   announce.js (what just happened), hand.js, summary.js (the
+//            table's), quickplay.js (the lobby's)
+//   widgets: seat.js (a seat's card and words), account.js (its button, its
+//            dialog), tools.js (the tool bar, language, rules, copy link),
+//            dialogs.js (the table's questions and seat options)
+//   base:    dom.js (h, icons, dominoes, the dialog box, the tool button),
+//            i18n.js (t, nt), clock.js (countdowns), motion.js, sound.js,
+//            state.js (the state S, and changed(), the one render scheduler),
+//            socket.js (the connection, joining and taking seats)
+// What a lower module hands up is wired here: page.js's drawing to state.js,
+// and the server's messages, quick play's wait and the account's seats to
+// socket.js.
 
-import { accountLoad } from "./account.js";
+import { accountLoad, accountSeat } from "./account.js";
 import { updateTitle } from "./announce.js";
 import { Countdown } from "./clock.js";
 import { trapFocus } from "./dialogs.js";
 import { I18N, nt } from "./i18n.js";
 import { onKey } from "./keys.js";
-import { normCode } from "./lobby.js";
-import { render } from "./page.js";
+import { drawPage } from "./page.js";
 import { Replay } from "./replay.js";
 import { receive } from "./messages.js";
 import { Motion } from "./motion.js";
-import { connect, send, takeSeat } from "./socket.js";
+import { Quick } from "./quickplay.js";
+import { connect, normCode, send, takeSeat, wire } from "./socket.js";
 import { Sound } from "./sound.js";
-import { S } from "./state.js";
+import { S, drawWith, render } from "./state.js";
 import { fetchConfig } from "./tools.js";
+
+drawWith(drawPage);
+wire({ receive, reopened: () => Quick.reopened(), accountSeat });
 
 function route() {
   if (Replay.route()) { // /replay...: no table on this page

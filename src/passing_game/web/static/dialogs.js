@@ -1,26 +1,16 @@
 // The table's dialogs: a question before an action (a pass that ends the
-// round, leaving, resigning), the creator's options for a seat whose person
-// is away (an invitation link, a bot for the rest of the game) and, on a
-// phone, the menu that holds the top bar's tools. Every dialog keeps its
-// buttons in view: its body scrolls, its button row does not (app.css).
+// round, leaving, resigning), going back to the lobby, and the creator's
+// options for a seat whose person is away (an invitation link, a bot for the
+// rest of the game; seat.js opens and closes them). The phone's menu is
+// table.js's. Every dialog is dom.js's dialogBox, which keeps its buttons in
+// view: its body scrolls, its button row does not (app.css).
 
-import { accountButton } from "./account.js";
-import { field, h, select } from "./dom.js";
+import { dialogBox, field, h, select } from "./dom.js";
 import { t } from "./i18n.js";
-import { render } from "./page.js";
-import { seatStatus, whoParts } from "./seat.js";
+import { closeSeatTools, seatStatus, whoParts } from "./seat.js";
 import { act } from "./socket.js";
-import { S } from "./state.js";
-import { copyLink, tableTools } from "./table.js";
-import { languageSwitch, rulesButton } from "./tools.js";
-
-// A dialog whose buttons stay in view: its body scrolls, its button row does not.
-export function dialogBox({ cls, labelledby, label, body, buttons, onBackdrop }) {
-  return h("div", { class: "overlay", onclick: onBackdrop ? (e) => { if (e.target === e.currentTarget) onBackdrop(); } : null },
-    h("section", { class: "dialog card " + (cls || ""), role: "dialog", "aria-modal": "true", "aria-labelledby": labelledby || null, "aria-label": label || null },
-      h("div", { class: "dialog-body" }, body),
-      h("div", { class: "dialog-buttons" }, buttons)));
-}
+import { S, changed, render } from "./state.js";
+import { copyLink } from "./tools.js";
 
 export function openConfirm(spec) {
   S.menuOpen = false;
@@ -32,7 +22,7 @@ export function openConfirm(spec) {
 
 export function closeConfirm() {
   S.confirm = null;
-  render();
+  changed();
 }
 
 export function renderConfirm() {
@@ -81,7 +71,7 @@ export function goToLobby() {
   S.choosing = null;
   S.hint = null;
   history.pushState(null, "", "/");
-  render();
+  changed();
 }
 
 export function askResign() {
@@ -93,17 +83,6 @@ export function askResign() {
     yes: t("Resign"),
     action: () => act({ type: "resign" }),
   });
-}
-
-export function openSeatTools(seat) {
-  S.seatTools = { seat, link: null, level: (S.config.levels[1] || S.config.levels[0] || { name: "medium" }).name };
-  render();
-  document.getElementById("invite-button")?.focus();
-}
-
-export function closeSeatTools() {
-  S.seatTools = null;
-  render();
 }
 
 // The creator's dialog for a seat whose person is away: invite someone, or let a bot play it.
@@ -144,31 +123,6 @@ export function renderSeatTools(frame) {
         onclick: () => { if (act({ type: "hand_over", seat, level: S.seatTools.level })) closeSeatTools(); } }, t("Hand the seat to the bot")),
     ],
     buttons: [h("button", { type: "button", id: "seat-tools-close", "data-key": "seat-tools-close", onclick: closeSeatTools }, t("Close"))],
-  });
-}
-
-// On a phone the top bar keeps the table's code, the connection and the round;
-// its tools (sounds, turn alerts, resign, leave, rules, language) are here.
-export function openMenu() {
-  S.menuOpen = true;
-  render();
-  document.getElementById("menu-close")?.focus();
-}
-
-export function closeMenu() {
-  S.menuOpen = false;
-  render();
-  document.getElementById("menu-button")?.focus();
-}
-
-export function renderMenu(frame) {
-  if (!S.menuOpen) return null;
-  return dialogBox({
-    cls: "menu-dialog",
-    label: t("Menu"),
-    onBackdrop: closeMenu,
-    body: h("div", { class: "menu-tools" }, tableTools(frame, "menu-"), accountButton("menu-"), rulesButton("menu-"), languageSwitch("menu-")),
-    buttons: [h("button", { type: "button", id: "menu-close", "data-key": "menu-close", onclick: closeMenu }, t("Close"))],
   });
 }
 

@@ -1,6 +1,7 @@
 // Building the page's elements: h() for any element, the icons (inline
-// SVG, no font needed), the dominoes, form fields, and tileText(), the one
-// function that writes a tile for people ("[3|5]"). No words of its own.
+// SVG, no font needed), the dominoes, form fields, the dialog box and the
+// tool bars' button, and tileText(), the one function that writes a tile for
+// people ("[3|5]"). No words of its own: the callers give them.
 
 // The one way the page writes a tile for people: "[3|5]", as the server's sentences do.
 export function tileText(a, b) {
@@ -121,4 +122,19 @@ export function field(label, control, hint) {
 export function select(name, options, value) {
   return h("select", { name, id: "f-" + name },
     options.map(([v, label]) => h("option", { value: v, selected: v === value }, label)));
+}
+
+// A dialog whose buttons stay in view: its body scrolls, its button row does not.
+export function dialogBox({ cls, labelledby, label, body, buttons, onBackdrop }) {
+  return h("div", { class: "overlay", onclick: onBackdrop ? (e) => { if (e.target === e.currentTarget) onBackdrop(); } : null },
+    h("section", { class: "dialog card " + (cls || ""), role: "dialog", "aria-modal": "true", "aria-labelledby": labelledby || null, "aria-label": label || null },
+      h("div", { class: "dialog-body" }, body),
+      h("div", { class: "dialog-buttons" }, buttons)));
+}
+
+// A button of the tool bars: an icon and a word; on a phone the icon alone (the word stays its name).
+export function toolButton({ id, key, icon: name, label, onclick, pressed, disabled, title, iconOnly }) {
+  return h("button", { type: "button", class: "small tool" + (iconOnly ? " icon-only" : ""), id, "data-key": key, title: title || label,
+      "aria-pressed": pressed === undefined ? null : String(!!pressed), disabled, onclick },
+    icon(name), h("span", { class: "word", text: label }));
 }

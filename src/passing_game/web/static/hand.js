@@ -3,10 +3,9 @@
 import { openConfirm } from "./dialogs.js";
 import { domino, h, tileOf, tileParts, tileText } from "./dom.js";
 import { t } from "./i18n.js";
-import { notify, render } from "./page.js";
 import { isPlay } from "./seat.js";
 import { act, online, refused } from "./socket.js";
-import { S } from "./state.js";
+import { S, changed, notify, render } from "./state.js";
 
 function playsFor(frame, tile) {
   return frame.round.legal.filter((m) => isPlay(m) && m.slice(1) === tile);
@@ -42,7 +41,7 @@ function playEnd(end) {
     if (el) S.playedFrom = { tile, rect: el.getBoundingClientRect() };
     S.choosing = null;
   }
-  render();
+  changed();
 }
 
 export function doPass() {
@@ -97,5 +96,5 @@ export function endChoice(frame) {
         t("Left (shows {n})", { n: r.ends[0] })),
       h("button", { type: "button", class: "primary", "data-key": "end-right", onclick: () => playEnd("R") },
         t("Right (shows {n})", { n: r.ends[1] })),
-      h("button", { type: "button", "data-key": "end-cancel", onclick: () => { S.choosing = null; render(); } }, t("Cancel"))));
+      h("button", { type: "button", "data-key": "end-cancel", onclick: () => { S.choosing = null; changed(); } }, t("Cancel"))));
 }

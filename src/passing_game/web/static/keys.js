@@ -1,12 +1,13 @@
 // The keys: D, P and H at the table, Escape, the arrows in the hand.
 
-import { closeConfirm, closeMenu, closeSeatTools } from "./dialogs.js";
+import { closeConfirm } from "./dialogs.js";
 import { doPass } from "./hand.js";
-import { render } from "./page.js";
 import { Replay } from "./replay.js";
+import { closeSeatTools } from "./seat.js";
 import { act } from "./socket.js";
 import { Sound } from "./sound.js";
-import { S } from "./state.js";
+import { S, changed } from "./state.js";
+import { closeMenu } from "./table.js";
 import { closeRules } from "./tools.js";
 
 export function onKey(event) {
@@ -28,7 +29,7 @@ export function onKey(event) {
     if (S.confirm) closeConfirm();
     else if (S.seatTools) closeSeatTools();
     else if (S.menuOpen) closeMenu();
-    else if (S.choosing) { S.choosing = null; render(); }
+    else if (S.choosing) { S.choosing = null; changed(); }
     else if (S.summaryOpen) document.querySelector('[data-key="continue"], [data-key="close-summary"]')?.click();
     return;
   }

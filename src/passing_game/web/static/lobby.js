@@ -1,20 +1,16 @@
 // The lobby (a new table, joining a friend's table, watching) and the join
-// panel that a table's link or an invitation opens. Its words come from t()
-// and nt() like the rest of the page (i18n.js).
+// panel that a table's link or an invitation opens; quick play's cards are
+// quickplay.js's, and joining and watching themselves socket.js's. Its words
+// come from t() and nt() like the rest of the page (i18n.js).
 
-import { accountRated, accountRatedField, accountSeat } from "./account.js";
+import { accountRated, accountRatedField } from "./account.js";
 import { domino, field, h, select } from "./dom.js";
 import { nt, t } from "./i18n.js";
-import { notify, render } from "./page.js";
 import { Quick } from "./quickplay.js";
 import { seatNo } from "./seat.js";
-import { savedSeat, send } from "./socket.js";
-import { S } from "./state.js";
+import { joinTable, savedName, send, watchTable } from "./socket.js";
+import { S, changed, notify } from "./state.js";
 import { pageTools } from "./tools.js";
-
-export function savedName() {
-  return localStorage.getItem("passing-game:name") || "";
-}
 
 function ruleWord(kind, value) {
   return t(`rule.${kind}.${value}`);
@@ -49,16 +45,16 @@ export function renderLobby() {
   }
   const playerRadios = h("div", { class: "segmented", role: "radiogroup", "aria-label": t("Players") },
     [2, 3, 4].map((n) => h("label", { class: n === players ? "on" : "" },
-      h("input", { type: "radio", name: "players", value: n, checked: n === players, onchange: () => { S.lobbyPlayers = n; if (n !== 4) S.lobbyTeams = false; render(); } }),
+      h("input", { type: "radio", name: "players", value: n, checked: n === players, onchange: () => { S.lobbyPlayers = n; if (n !== 4) S.lobbyTeams = false; changed(); } }),
       h("span", { text: String(n) }))));
   const teams = h("input", { type: "checkbox", name: "partnerships", id: "f-partnerships", checked: partnerships, disabled: players !== 4,
-    onchange: (e) => { S.lobbyTeams = e.target.checked; render(); } });
+    onchange: (e) => { S.lobbyTeams = e.target.checked; changed(); } });
   const preset = S.lobbyPreset || cfg.rules.target_presets[0];
   const presetTarget = (cfg.preset_targets[preset] || {})[String(players) + (partnerships ? "p" : "")] || cfg.targets[String(players)];
   const target = h("input", { type: "number", name: "target", id: "f-target", min: 1, max: 10000, inputmode: "numeric",
     placeholder: String(presetTarget), value: S.lobbyTarget || "", oninput: (e) => { S.lobbyTarget = e.target.value; } });
   const presetSel = select("target_preset", cfg.rules.target_presets.map((v) => [v, ruleWord("target_preset", v)]), preset);
-  presetSel.addEventListener("change", () => { S.lobbyPreset = presetSel.value; render(); });
+  presetSel.addEventListener("change", () => { S.lobbyPreset = presetSel.value; changed(); });
   const clock = select("clock", CLOCKS.map((v) => [v, v === "none" ? t("No clock") : nt("{n} second per move", Number(v))]), S.lobbyClock || "none");
   clock.addEventListener("change", () => { S.lobbyClock = clock.value; });
   const name = h("input", { type: "text", name: "name", id: "f-name", maxlength: cfg.max_name, required: true, autocomplete: "nickname", value: S.lobbyName ?? savedName(),
@@ -137,38 +133,6 @@ function createTable() {
   if (S.lobbyClock && S.lobbyClock !== "none") msg.clock = S.lobbyClock;
   if (S.lobbyPublic) msg.public = true;
   send(msg);
-}
-
-export function normCode(text) {
-  return (text || "").toUpperCase().replace(/[\s-]/g, "");
-}
-
-export function joinTable(code, name) {
-  code = normCode(code);
-  name = (name || "").trim();
-  if (!name) {
-    notify(t("Please give your name."), "error");
-    return;
-  }
-  localStorage.setItem("passing-game:name", name);
-  S.code = code;
-  S.watching = false;
-  if (S.invite) {
-    send({ type: "join", code, name, invite: S.invite });
-    return;
-  }
-  const saved = savedSeat(code);
-  if (saved) send({ type: "resume", code, seat: saved.seat, token: saved.token });
-  else if (accountSeat(code) !== null) send({ type: "resume", code, seat: accountSeat(code) });
-  else send({ type: "join", code, name });
-}
-
-export function watchTable(code) {
-  code = normCode(code);
-  S.code = code;
-  S.watching = true;
-  S.invite = null;
-  send({ type: "watch", code });
 }
 
 export function renderJoinPanel() {

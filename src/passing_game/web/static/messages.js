@@ -3,11 +3,11 @@
 import { accountEnded } from "./account.js";
 import { afterRender, announce } from "./announce.js";
 import { goToLobby } from "./dialogs.js";
-import { t } from "./i18n.js";
-import { notify, render } from "./page.js";
+import { I18N, t } from "./i18n.js";
 import { Quick } from "./quickplay.js";
 import { seatKey, send } from "./socket.js";
-import { S } from "./state.js";
+import { S, notify, render } from "./state.js";
+import { seenKey } from "./summary.js";
 
 export function receive(msg) {
   if (Quick.receive(msg)) return; // quick play's own frames (quickplay.js)
@@ -105,12 +105,15 @@ export function receive(msg) {
         history.pushState(null, "", "/");
       }
     }
-    notify(msg.message, "error");
+    // The server's reasons are fragments written to follow "Not allowed: …"; alone, a sentence.
+    notify(sentenceStart(msg.message), "error");
   }
 }
 
-export function seenKey(frame) {
-  return `passing-game:seen:${frame.table}:${frame.game}`;
+// A text's first letter in upper case, as the page's language writes it.
+function sentenceStart(text) {
+  const s = String(text || "");
+  return s.charAt(0).toLocaleUpperCase(I18N.language) + s.slice(1);
 }
 
 function seenSummary(frame) {

@@ -1,5 +1,6 @@
-// Drawing everything: render() puts the page for the state S on the screen,
-// keeping the focus; notify() shows a notice for a while.
+// Drawing everything: drawPage() puts the page for the state S on the screen
+// (the screen it is on and the overlays), keeping the focus. Modules ask for
+// it through state.js (changed(), or render() at once); app.js hands it over.
 
 import { renderAccount } from "./account.js";
 import { updateTitle } from "./announce.js";
@@ -23,14 +24,14 @@ function pressEnded() {
   Press.since = 0;
   if (Press.pending) {
     Press.pending = false;
-    setTimeout(render, 0); // after the click that this release makes
+    setTimeout(drawPage, 0); // after the click that this release makes
   }
 }
 document.addEventListener("pointerdown", () => { Press.since = performance.now(); }, true);
 for (const type of ["pointerup", "pointercancel"]) document.addEventListener(type, pressEnded, true);
 window.addEventListener("blur", pressEnded);
 
-export function render() {
+export function drawPage() {
   const root = document.getElementById("app");
   if (!S.config) return;
   if (Press.since && performance.now() - Press.since < 1000) {
@@ -62,14 +63,4 @@ export function render() {
   if (log && atBottom) log.scrollTop = log.scrollHeight;
   if (root.querySelector("[data-countdown]")) Countdown.start();
   updateTitle();
-}
-
-export function notify(text, kind) {
-  S.notice = { text, kind };
-  clearTimeout(S.noticeTimer);
-  S.noticeTimer = setTimeout(() => {
-    S.notice = null;
-    render();
-  }, 6000);
-  render();
 }

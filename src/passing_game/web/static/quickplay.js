@@ -13,10 +13,8 @@
 import { Countdown } from "./clock.js";
 import { field, h } from "./dom.js";
 import { nt, t } from "./i18n.js";
-import { joinTable, savedName, watchTable } from "./lobby.js";
-import { notify, render } from "./page.js";
-import { refused, send } from "./socket.js";
-import { S } from "./state.js";
+import { joinTable, refused, savedName, send, watchTable } from "./socket.js";
+import { S, changed, notify, render } from "./state.js";
 
 export const Quick = {
   players: 2,
@@ -43,14 +41,14 @@ Quick.receive = function (msg) {
   if (msg.type === "queue") {
     Quick.queue = { ...msg, at: performance.now() };
     Quick.startTicker();
-    render();
+    changed();
     return true;
   }
   if (msg.type === "queue_left") {
     if (Quick.queue) {
       Quick.queue = null;
       Quick.asked = null;
-      render();
+      changed();
     }
     return true;
   }
@@ -94,7 +92,7 @@ Quick.refresh = async function (force) {
   else if (Quick.user === undefined) Quick.user = null;
   if (tables.status === "fulfilled") Quick.tables = tables.value.tables || [];
   if (daily.status === "fulfilled") Quick.daily = daily.value;
-  if (!S.code) render();
+  if (!S.code) changed();
 };
 
 function otherDay(day, step) {
@@ -167,7 +165,7 @@ function playNowCard() {
   const radios = h("div", { class: "segmented", role: "radiogroup", "aria-label": t("Players") },
     [2, 3, 4].map((n) => h("label", { class: n === players ? "on" : "" },
       h("input", { type: "radio", name: "quick-players", value: n, checked: n === players, "data-key": "quick-players-" + n,
-        onchange: () => { Quick.players = n; render(); } }),
+        onchange: () => { Quick.players = n; changed(); } }),
       h("span", { text: String(n) }))));
   const rated = h("input", { type: "checkbox", id: "q-rated", "data-key": "quick-rated", checked: signedIn && Quick.rated, disabled: !signedIn,
     onchange: (e) => { Quick.rated = e.target.checked; } });

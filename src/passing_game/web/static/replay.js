@@ -13,12 +13,11 @@
 // /api/analysis/HASH/SEAT tells its progress and then its result).
 // Every text comes from t()/nt() (i18n.js) or from the server, in the page's language.
 
-import { backTile, domino, field, h, tileParts } from "./dom.js";
+import { backTile, domino, field, h, tileParts, toolButton } from "./dom.js";
 import { I18N, nt, t } from "./i18n.js";
-import { render } from "./page.js";
 import { seatNo } from "./seat.js";
-import { copyLink } from "./table.js";
-import { pageTools, toolButton } from "./tools.js";
+import { changed } from "./state.js";
+import { copyLink, pageTools } from "./tools.js";
 
 export const Replay = (() => {
   const MAX_BYTES = 256 * 1024;
@@ -145,7 +144,7 @@ export const Replay = (() => {
   }
 
   function rerender() {
-    if (R.on) render();
+    if (R.on) changed();
   }
 
   // -- the upload ------------------------------------------------------------------------
@@ -183,7 +182,7 @@ export const Replay = (() => {
     if (!R.data) return;
     R.step = Math.max(0, Math.min(R.data.steps.length - 1, step));
     remember();
-    render();
+    changed();
   }
 
   function onKey(event) {
@@ -201,7 +200,7 @@ export const Replay = (() => {
     R.seat = value === "" ? null : Number(value);
     if (R.seat !== null) R.analyseSeat = R.seat;
     remember();
-    render();
+    changed();
   }
 
   // -- drawing a step ----------------------------------------------------------------------
@@ -322,7 +321,7 @@ export const Replay = (() => {
         field(t("Whose view"), view)));
   }
 
-  // The page of a replay (page.js's render() puts it in place).
+  // The page of a replay (page.js puts it in place).
   function draw() {
     if (!R.data) {
       const page = R.code
@@ -366,7 +365,7 @@ export const Replay = (() => {
   async function startAnalysis() {
     const seat = R.analyseSeat;
     R.analyses[seat] = { status: "running", done: 0, total: 0 };
-    render();
+    changed();
     const body = R.code ? { code: R.code, game: R.game, seat } : { record: JSON.parse(R.record), seat };
     try {
       const got = await answer(await post("/api/analysis?lang=" + encodeURIComponent(I18N.language), JSON.stringify(body)));
@@ -412,7 +411,7 @@ export const Replay = (() => {
     const found = R.analyses[seat];
     const pick = h("select", { id: "analysis-seat", "aria-label": t("Seat to analyse") },
       d.names.map((name, s) => h("option", { value: String(s), selected: s === seat }, seatNo(s) + ": " + name)));
-    pick.addEventListener("change", () => { R.analyseSeat = Number(pick.value); render(); });
+    pick.addEventListener("change", () => { R.analyseSeat = Number(pick.value); changed(); });
     const running = found && found.status === "running";
     const parts = [
       h("h2", { text: t("Analysis") }),

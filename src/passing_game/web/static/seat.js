@@ -1,13 +1,13 @@
-// A seat at the table: its card (name, tiles, clock, status, last move) and
-// the words that name a seat or a move.
+// A seat at the table: its card (name, tiles, clock, status, last move), the
+// words that name a seat or a move, and the opening and closing of the
+// creator's options for an absent person's seat (dialogs.js draws them).
 
 import { Countdown } from "./clock.js";
-import { openSeatTools } from "./dialogs.js";
 import { backTile, h, icon, tileOf } from "./dom.js";
 import { nt, t } from "./i18n.js";
 import { Motion } from "./motion.js";
 import { act } from "./socket.js";
-import { S } from "./state.js";
+import { S, changed, render } from "./state.js";
 
 // Seats are 0-based in the protocol and 1-based for people.
 export function seatNo(seat) {
@@ -83,6 +83,17 @@ export function seatStatus(s) {
   if (s.kind === "bot") return t("bot");
   if (s.kind === "open") return t("waiting to join");
   return s.connected ? t("online") : t("offline");
+}
+
+export function openSeatTools(seat) {
+  S.seatTools = { seat, link: null, level: (S.config.levels[1] || S.config.levels[0] || { name: "medium" }).name };
+  render();
+  document.getElementById("invite-button")?.focus();
+}
+
+export function closeSeatTools() {
+  S.seatTools = null;
+  changed();
 }
 
 // The creator may invite someone or hand the seat to a bot once its person has been

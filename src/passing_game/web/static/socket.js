@@ -1,12 +1,20 @@
-// The connection: the socket, what waits for it, and taking a seat back on
-// (re)connecting. What the server says is read by receive() (messages.js).
+// The connection: the socket, what waits for it, and the seats: joining a
+// table, watching one, taking a seat back on (re)connecting, and what this
+// browser remembers (seat tokens, the name).
+//
+// What the connection hands up is wired by app.js, so that nothing here
+// imports a module above it: what the server says goes to receive()
+// (messages.js), an open socket asks again for quick play's wait
+// (quickplay.js), and account.js knows the seat a signed-in account holds.
 
-import { accountSeat } from "./account.js";
 import { I18N, t } from "./i18n.js";
-import { receive } from "./messages.js";
-import { notify, render } from "./page.js";
-import { Quick } from "./quickplay.js";
-import { S } from "./state.js";
+import { S, changed, notify } from "./state.js";
+
+const wired = { receive: () => {}, reopened: () => {}, accountSeat: () => null };
+
+export function wire(parts) {
+  Object.assign(wired, parts);
+}
 
 function wsUrl() {
   return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws?lang=" + encodeURIComponent(I18N.language);
@@ -24,9 +32,9 @@ export function connect() {
     S.last = -1;
     const queued = S.queue.splice(0);
     if (S.code && !queued.some((m) => m.type === "join" || m.type === "create" || m.type === "resume" || m.type === "watch")) takeSeat();
-    Quick.reopened();
+    wired.reopened();
     for (const msg of queued) ws.send(JSON.stringify(msg));
-    render();
+    changed();
   });
   ws.addEventListener("message", (event) => {
     if (S.ws !== ws) return;
@@ -36,14 +44,14 @@ export function connect() {
     } catch (e) {
       return;
     }
-    receive(msg);
+    wired.receive(msg);
   });
   ws.addEventListener("close", () => {
     if (S.ws !== ws) return;
     S.wsOpen = false;
     S.live = false;
     S.choosing = null;
-    render();
+    changed();
     const wait = Math.min(8000, 300 * 2 ** S.retry);
     S.retry += 1;
     S.retryTimer = setTimeout(connect, wait);
@@ -124,6 +132,44 @@ export function takeSeat() {
   if (S.invite) return; // the join panel takes the invited seat
   const saved = savedSeat(S.code);
   if (saved) send({ type: "resume", code: S.code, seat: saved.seat, token: saved.token });
-  else if (accountSeat(S.code) !== null) send({ type: "resume", code: S.code, seat: accountSeat(S.code) }); // the account's seat (account.js)
+  else if (wired.accountSeat(S.code) !== null) send({ type: "resume", code: S.code, seat: wired.accountSeat(S.code) }); // the account's seat (account.js)
   else if (S.watching) send({ type: "watch", code: S.code });
+}
+
+// The lobby's and quick play's ways to a table: sitting down, or watching.
+export function normCode(text) {
+  return (text || "").toUpperCase().replace(/[\s-]/g, "");
+}
+
+export function joinTable(code, name) {
+  code = normCode(code);
+  name = (name || "").trim();
+  if (!name) {
+    notify(t("Please give your name."), "error");
+    return;
+  }
+  localStorage.setItem("passing-game:name", name);
+  S.code = code;
+  S.watching = false;
+  if (S.invite) {
+    send({ type: "join", code, name, invite: S.invite });
+    return;
+  }
+  const saved = savedSeat(code);
+  if (saved) send({ type: "resume", code, seat: saved.seat, token: saved.token });
+  else if (wired.accountSeat(code) !== null) send({ type: "resume", code, seat: wired.accountSeat(code) });
+  else send({ type: "join", code, name });
+}
+
+export function watchTable(code) {
+  code = normCode(code);
+  S.code = code;
+  S.watching = true;
+  S.invite = null;
+  send({ type: "watch", code });
+}
+
+// The name this browser's forms start with (the last one given).
+export function savedName() {
+  return localStorage.getItem("passing-game:name") || "";
 }

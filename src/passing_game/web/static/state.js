@@ -1,5 +1,6 @@
-// The page's state: one object that every module reads and changes, and
-// render() (page.js) draws.
+// The page's state: one object that every module reads and changes; the one
+// render scheduler, changed(), that puts it on the screen (page.js draws); and
+// notify(), a notice for a while.
 
 export const S = {
   config: null,
@@ -31,3 +32,43 @@ export const S = {
   rulesPanel: false,
   rulesNodes: null, // the rules panel's content, once fetched
 };
+
+// -- drawing ---------------------------------------------------------------------
+// page.js draws the page for S; app.js hands its drawing over (drawWith), so that
+// no module imports page.js to draw. changed() asks for one render once the code
+// now running is done (a microtask, before the browser paints or handles the next
+// event), however many changes ask for it. render() draws at once, for a caller
+// whose next line needs the new nodes (to focus one, or to measure one).
+
+let draw = () => {};
+let asked = false;
+
+export function drawWith(fn) {
+  draw = fn;
+}
+
+export function changed() {
+  if (asked) return;
+  asked = true;
+  queueMicrotask(() => {
+    if (!asked) return; // drawn at once in the meantime
+    asked = false;
+    draw();
+  });
+}
+
+export function render() {
+  asked = false;
+  draw();
+}
+
+// A notice (an error, or news) on the page for six seconds.
+export function notify(text, kind) {
+  S.notice = { text, kind };
+  clearTimeout(S.noticeTimer);
+  S.noticeTimer = setTimeout(() => {
+    S.notice = null;
+    changed();
+  }, 6000);
+  changed();
+}

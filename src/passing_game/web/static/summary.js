@@ -1,14 +1,17 @@
 // The score pad and the round's (or the game's) summary.
 
 import { accountRatings } from "./account.js";
-import { dialogBox } from "./dialogs.js";
-import { domino, h, tileParts } from "./dom.js";
+import { dialogBox, domino, h, tileParts } from "./dom.js";
 import { nt, t } from "./i18n.js";
-import { seenKey } from "./messages.js";
-import { render } from "./page.js";
 import { whoParts } from "./seat.js";
 import { act, online } from "./socket.js";
-import { S } from "./state.js";
+import { S, changed } from "./state.js";
+
+// Where this browser notes the last round summary it has seen of a game
+// (messages.js opens an unseen one).
+export function seenKey(frame) {
+  return `passing-game:seen:${frame.table}:${frame.game}`;
+}
 
 // The score pad's column heads: a seat's name and number, or a team and its seats, as separate texts.
 function padHead(frame, side) {
@@ -43,7 +46,7 @@ export function renderSummary(frame) {
     if (!act({ type: "continue" })) return;
     if (sum) localStorage.setItem(seenKey(frame), String(sum.round));
     S.summaryOpen = false;
-    render();
+    changed();
   };
   const live = online();
   const buttons = [];
@@ -66,7 +69,7 @@ export function renderSummary(frame) {
     buttons.push(h("a", { class: "button", href: `/api/tables/${frame.table}/record?game=${frame.game}`, download: "" }, t("Download the record")));
     buttons.push(h("a", { class: "button", id: "replay-link", href: `/replay/${frame.table}/${frame.game}` }, t("Replay and analysis")));
     buttons.push(h("a", { class: "button", href: "/" }, t("Back to the lobby")));
-    buttons.push(h("button", { type: "button", "data-key": "close-summary", onclick: () => { S.summaryOpen = false; render(); } }, t("Close")));
+    buttons.push(h("button", { type: "button", "data-key": "close-summary", onclick: () => { S.summaryOpen = false; changed(); } }, t("Close")));
   } else {
     buttons.push(h("button", { type: "button", class: "primary", id: "continue-button", "data-key": "continue", "aria-disabled": live ? null : "true", onclick: close }, t("Next round")));
     if (frame.summary_ms !== null && frame.summary_ms !== undefined && frame.paused) {

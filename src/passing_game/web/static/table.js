@@ -1,18 +1,19 @@
-// The table page: its top bar and tools, the train, the boneyard, the last
-// moves and the log, around the seats (seat.js) and the hand (hand.js).
+// The table page: its top bar and tools, the phone's menu, the train, the
+// boneyard, the last moves and the log, around the seats (seat.js), the hand
+// (hand.js), the summary (summary.js) and the dialogs (dialogs.js).
 
+import { accountButton } from "./account.js";
 import { notifyWanted, toggleNotify } from "./announce.js";
-import { askLeave, askResign, openMenu, renderConfirm, renderMenu, renderSeatTools } from "./dialogs.js";
-import { backTile, domino, h, icon, tileText } from "./dom.js";
+import { askLeave, askResign, renderConfirm, renderSeatTools } from "./dialogs.js";
+import { backTile, dialogBox, domino, h, icon, tileText, toolButton } from "./dom.js";
 import { doPass, endChoice, renderHand } from "./hand.js";
 import { nt, t } from "./i18n.js";
-import { notify, render } from "./page.js";
 import { autoMark, isPlay, moveWords, renderSeat, whoParts } from "./seat.js";
 import { act, online, reconnectNow, refused } from "./socket.js";
 import { Sound } from "./sound.js";
-import { S } from "./state.js";
+import { S, changed, render } from "./state.js";
 import { renderPad, renderSummary } from "./summary.js";
-import { pageTools, toolButton } from "./tools.js";
+import { copyLink, languageSwitch, pageTools, rulesButton } from "./tools.js";
 
 function renderTrain(frame) {
   const r = frame.round;
@@ -82,11 +83,11 @@ function offlineBanner() {
 }
 
 // The table's own tools (the top bar on a wide screen, the menu on a phone: `prefix` keeps ids apart).
-export function tableTools(frame, prefix = "") {
+function tableTools(frame, prefix = "") {
   const soundOn = Sound.enabled();
   const tools = [
     toolButton({ id: prefix + "sound-button", key: prefix + "sound", icon: soundOn ? "sound" : "mute", label: t("Sounds"), pressed: soundOn, iconOnly: !prefix,
-      onclick: () => { Sound.setEnabled(!Sound.enabled()); render(); } }),
+      onclick: () => { Sound.setEnabled(!Sound.enabled()); changed(); } }),
   ];
   if ("Notification" in window && frame.you !== null) {
     const blocked = Notification.permission === "denied";
@@ -168,7 +169,7 @@ export function renderTable() {
   }
   const side = h("aside", { class: "side" },
     renderPad(frame),
-    frame.summary && !S.summaryOpen ? h("button", { type: "button", class: "small", "data-key": "show-summary", onclick: () => { S.summaryOpen = true; render(); } }, t("Last round's result")) : null,
+    frame.summary && !S.summaryOpen ? h("button", { type: "button", class: "small", "data-key": "show-summary", onclick: () => { S.summaryOpen = true; changed(); } }, t("Last round's result")) : null,
     h("h2", { text: t("Moves") }),
     renderLog(frame));
   return h("div", { class: "table-page" },
@@ -183,11 +184,27 @@ export function renderTable() {
     renderConfirm());
 }
 
-export async function copyLink(link) {
-  try {
-    await navigator.clipboard.writeText(link);
-    notify(t("Link copied."), "info");
-  } catch (e) {
-    notify(link, "info");
-  }
+// On a phone the top bar keeps the table's code, the connection and the round;
+// its tools (sounds, turn alerts, resign, leave, rules, language) are here.
+export function openMenu() {
+  S.menuOpen = true;
+  render();
+  document.getElementById("menu-close")?.focus();
+}
+
+export function closeMenu() {
+  S.menuOpen = false;
+  render();
+  document.getElementById("menu-button")?.focus();
+}
+
+function renderMenu(frame) {
+  if (!S.menuOpen) return null;
+  return dialogBox({
+    cls: "menu-dialog",
+    label: t("Menu"),
+    onBackdrop: closeMenu,
+    body: h("div", { class: "menu-tools" }, tableTools(frame, "menu-"), accountButton("menu-"), rulesButton("menu-"), languageSwitch("menu-")),
+    buttons: [h("button", { type: "button", id: "menu-close", "data-key": "menu-close", onclick: closeMenu }, t("Close"))],
+  });
 }

@@ -1,12 +1,12 @@
-// The page's tools: tool buttons, the language switch and the rules panel
-// (the lobby's and the table's top bars, the phone's menu).
+// The page's tools: the page's tool bar, the language switch, the rules panel
+// (the lobby's and the table's top bars, the phone's menu) and copying a link.
+// The tool bars' button itself is dom.js's toolButton.
 
 import { accountButton } from "./account.js";
-import { h, icon } from "./dom.js";
+import { h, toolButton } from "./dom.js";
 import { I18N, t } from "./i18n.js";
-import { render } from "./page.js";
 import { reopen } from "./socket.js";
-import { S } from "./state.js";
+import { S, notify, render } from "./state.js";
 
 // The language switch (lobby and table): remembered, and the socket reconnects
 // so that the server words its frames in the new language too.
@@ -61,13 +61,16 @@ export function renderRulesPanel() {
         h("button", { type: "button", id: "rules-close", "data-key": "rules-close", onclick: closeRules }, t("Close")))));
 }
 
-// A button of the tool bars: an icon and a word; on a phone the icon alone (the word stays its name).
-export function toolButton({ id, key, icon: name, label, onclick, pressed, disabled, title, iconOnly }) {
-  return h("button", { type: "button", class: "small tool" + (iconOnly ? " icon-only" : ""), id, "data-key": key, title: title || label,
-      "aria-pressed": pressed === undefined ? null : String(!!pressed), disabled, onclick },
-    icon(name), h("span", { class: "word", text: label }));
-}
-
 export function pageTools(extra) {
   return h("nav", { class: "page-tools" }, extra || null, accountButton(), rulesButton(), languageSwitch());
+}
+
+// "Copy link" (the table's top bar, an invitation, a replay's step).
+export async function copyLink(link) {
+  try {
+    await navigator.clipboard.writeText(link);
+    notify(t("Link copied."), "info");
+  } catch (e) {
+    notify(link, "info");
+  }
 }
