@@ -53,11 +53,13 @@ unit: setup
 
 test: lint typecheck unit
 
-# The quick loop, under a minute: lint, types and the tests that need no
-# browser, server or PostgreSQL and are not long (the `web` and `slow`
-# markers, pyproject.toml). `make test` runs everything.
+# The quick loop, under a minute on two cores: lint, types and the tests that
+# need no browser, server or PostgreSQL and are not long (the `web` and `slow`
+# markers, pyproject.toml), on every core (pytest-xdist) and with a smaller
+# parametrization: every test function, on fewer of its cases (--quick,
+# conftest.py). `make test` runs everything, every case.
 check: lint typecheck
-	$(BIN)/pytest -q -m "not slow and not web"
+	$(BIN)/pytest -q -m "not slow and not web" --quick -n auto
 
 # Speed, against the peer engines (installed into .bench-venv/ on first use);
 # writes the tables into docs/PERFORMANCE.md. BENCH_ARGS adds options.

@@ -4,6 +4,8 @@
 (``PyRound``, the pure-Python reference, and ``FastRound``, the C extension's,
 skipped when it is not built and failing under CI, which builds it): the
 rules suites ask for it with ``pytestmark = pytest.mark.usefixtures("engine")``.
+``--quick`` (``make check``, the root conftest.py) runs each of their cases on
+one of the two, taking turns.
 
 A test that asks for the browser is skipped when Chromium is missing, and
 fails under CI (PASSING_GAME_REQUIRE_SERVICES=1, see .ci/services.sh). The

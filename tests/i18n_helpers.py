@@ -25,9 +25,10 @@ def catalog_problems(template: Catalog, catalog: Catalog) -> list[str]:
     for message in template:
         if not message.id:
             continue
-        found = catalog.get(message.id)
+        found = catalog.get(message.id, context=message.context)
         if found is None:
-            problems.append(f"missing: {message.id!r}")
+            where = f" (msgctxt {message.context!r})" if message.context else ""
+            problems.append(f"missing: {message.id!r}{where}")
             continue
         if found.fuzzy:
             problems.append(f"fuzzy: {message.id!r}")

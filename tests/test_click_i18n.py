@@ -165,7 +165,7 @@ def test_croatian_usage_error_for_players_out_of_range() -> None:
     assert done.returncode == 2
     assert f"Za pomoć upiši '{PROG} play --help'." in done.stderr
     assert (
-        "Greška: Neispravna vrijednost za '-n' / '--players': 9 nije u rasponu 2<=x<=4."
+        "Pogreška: Neispravna vrijednost za '-n' / '--players': 9 nije u rasponu 2<=x<=4."
         in done.stderr
     )
     assert "Error" not in done.stderr and "Usage:" not in done.stderr
@@ -175,9 +175,9 @@ def test_croatian_usage_error_for_players_out_of_range() -> None:
     ("lang", "args", "expected"),
     [
         ("gl", ["nope"], "Erro: Non hai ningunha orde 'nope'."),
-        ("hr", ["--bogus"], "Greška: Nema opcije '--bogus'."),
+        ("hr", ["--bogus"], "Pogreška: Nema opcije '--bogus'."),
         ("gl", ["play", "--draw", "x"], "non é ningunha destas opcións: 'ends-turn', 'continue'."),
-        ("hr", ["replay"], "Greška: Nedostaje argument 'FILE'."),
+        ("hr", ["replay"], "Pogreška: Nedostaje argument 'FILE'."),
         ("gl", ["replay", "."], "Ficheiro '.' é un cartafol."),
     ],
 )

@@ -394,8 +394,10 @@ def test_p25_resign_is_refused_once_the_match_is_over() -> None:
 def test_p25_resign_refuses_a_seat_out_of_range(seat: object) -> None:
     match = two_rounds_in()
     before = state(match)
-    with pytest.raises(IllegalMove, match=r"^seat must be 0 to 1, got ") as info:
+    with pytest.raises(
+        IllegalMove, match=r"^seat must be an index from 0 to 1 \(seat 1 is index 0\), got "
+    ) as info:
         match.resign(seat)  # type: ignore[arg-type]
     assert isinstance(info.value, ValueError)
-    assert repr(seat) in str(info.value)
+    assert f"“{seat}”" in str(info.value)
     assert state(match) == before and not match.is_over

@@ -56,7 +56,7 @@ def test_parse_errors_name_the_text(text: str) -> None:
     with pytest.raises(ParseError) as info:
         parse_move(text)
     message = str(info.value)
-    assert repr(text) in message
+    assert f"“{text}”" in message  # the text, quoted as a player reads it (S8)
     assert "draw" in message and "pass" in message
     assert isinstance(info.value, ValueError)
 

@@ -256,7 +256,7 @@ def test_unknown_version(finished: dict[str, Any], version: object) -> None:
     bad = edited(finished)
     bad["version"] = version
     message = refused(bad)
-    assert "version" in message and repr(version) in message
+    assert "version" in message and f"“{version}”" in message
     assert message.endswith("this program reads versions 1, 2")
 
 
@@ -339,7 +339,7 @@ def test_unreadable_move(finished: dict[str, Any]) -> None:
     bad = edited(finished)
     bad["rounds"][0]["moves"][2] = "jump"
     message = refused(bad)
-    assert "round 1, move 3" in message and "'jump'" in message
+    assert "round 1, move 3" in message and "“jump”" in message
     bad["rounds"][0]["moves"][2] = 17
     assert "round 1, move 3" in refused(bad)
 
@@ -598,14 +598,14 @@ def marked() -> dict[str, Any]:
     [
         (["timeout"], "round 2: 'marks' has the wrong type (list)"),
         ("3", "round 2: 'marks' has the wrong type (str)"),
-        ({"0": "timeout"}, "round 2: 'marks' names move '0', which this round does not have"),
-        ({"999": "timeout"}, "round 2: 'marks' names move '999', which this round does not have"),
-        ({"x": "timeout"}, "round 2: 'marks' names move 'x', which this round does not have"),
-        ({"01": "timeout"}, "round 2: 'marks' names move '01', which this round does not have"),
-        ({"-1": "timeout"}, "round 2: 'marks' names move '-1', which this round does not have"),
-        ({"1": "afk"}, "round 2, move 1: unknown mark 'afk'; known: timeout, stand-in"),
-        ({"1": 5}, "round 2, move 1: unknown mark 5; known: timeout, stand-in"),
-        ({"1": None}, "round 2, move 1: unknown mark None"),
+        ({"0": "timeout"}, "round 2: 'marks' names move “0”, which this round does not have"),
+        ({"999": "timeout"}, "round 2: 'marks' names move “999”, which this round does not have"),
+        ({"x": "timeout"}, "round 2: 'marks' names move “x”, which this round does not have"),
+        ({"01": "timeout"}, "round 2: 'marks' names move “01”, which this round does not have"),
+        ({"-1": "timeout"}, "round 2: 'marks' names move “-1”, which this round does not have"),
+        ({"1": "afk"}, "round 2, move 1: unknown mark “afk”; known: timeout, stand-in"),
+        ({"1": 5}, "round 2, move 1: unknown mark “5”; known: timeout, stand-in"),
+        ({"1": None}, "round 2, move 1: unknown mark “None”"),
     ],
 )
 def test_corrupt_marks_are_refused(marked: dict[str, Any], marks: object, message: str) -> None:
@@ -623,7 +623,7 @@ def test_a_mark_past_the_last_move_of_its_round(marked: dict[str, Any]) -> None:
     bad["rounds"][0]["marks"] = {str(count): "timeout"}
     assert load_record(bad).scores == marked["scores"]
     bad["rounds"][0]["marks"] = {str(count + 1): "timeout"}
-    assert f"round 1: 'marks' names move '{count + 1}'" in refused(bad)
+    assert f"round 1: 'marks' names move “{count + 1}”" in refused(bad)
 
 
 def test_empty_marks_are_accepted(marked: dict[str, Any]) -> None:
@@ -696,14 +696,18 @@ def resigned() -> dict[str, Any]:
     return match_to_record(resigned_match(15, 1))
 
 
+#: How a seat index out of range is refused (records count seats from 0).
+SEAT_RANGE = "seat must be an index from 0 to 1 (seat 1 is index 0)"
+
+
 @pytest.mark.parametrize(
     ("value", "message"),
     [
-        (2, "record: 'resigned' is 2: seat must be 0 to 1, got 2"),
-        (-1, "record: 'resigned' is -1: seat must be 0 to 1, got -1"),
-        ("1", "record: 'resigned' is '1': seat must be 0 to 1, got '1'"),
-        (True, "record: 'resigned' is True: seat must be 0 to 1, got True"),
-        ([1], "record: 'resigned' is [1]: seat must be 0 to 1"),
+        (2, f"record: 'resigned' is “2”: {SEAT_RANGE}, got “2”"),
+        (-1, f"record: 'resigned' is “-1”: {SEAT_RANGE}, got “-1”"),
+        ("1", f"record: 'resigned' is “1”: {SEAT_RANGE}, got “1”"),
+        (True, f"record: 'resigned' is “True”: {SEAT_RANGE}, got “True”"),
+        ([1], f"record: 'resigned' is “[1]”: {SEAT_RANGE}"),
     ],
 )
 def test_corrupt_resigned_is_refused(resigned: dict[str, Any], value: object, message: str) -> None:
@@ -716,10 +720,10 @@ def test_resigned_must_agree_with_the_winner(resigned: dict[str, Any]) -> None:
     """The resignation is made after the moves; then 'winner' is checked as always."""
     bad = edited(resigned)
     bad["resigned"] = 0
-    assert "record: 'winner' is 0, replaying gives 1" in refused(bad)
+    assert "record: 'winner' is “0”, replaying gives “1”" in refused(bad)
     bad = edited(resigned)
     del bad["resigned"]
-    assert "record: 'winner' is 0, replaying gives None" in refused(bad)
+    assert "record: 'winner' is “0”, replaying gives “None”" in refused(bad)
     fine = edited(resigned)
     del fine["winner"]
     assert load_record(fine).winner == 0
@@ -738,7 +742,7 @@ def test_resigning_a_finished_match_is_refused(finished: dict[str, Any]) -> None
     bad = edited(finished)
     bad["version"] = 2
     bad["resigned"] = 1 - bad["winner"]
-    assert f"record: 'resigned' is {bad['resigned']}: the match is over" in refused(bad)
+    assert f"record: 'resigned' is “{bad['resigned']}”: the match is over" in refused(bad)
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -748,7 +752,7 @@ def test_resigned_with_more_than_two_players_is_refused(players: int) -> None:
     data = match_to_record(match)
     data["resigned"] = 0
     data["winner"] = 1
-    assert "record: 'resigned' is 0: resigning is only for two-player games" in refused(data)
+    assert "record: 'resigned' is “0”: resigning is only for two-player games" in refused(data)
 
 
 # -- the replay shows marks and the resignation ---------------------------------------

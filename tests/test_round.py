@@ -598,7 +598,7 @@ def test_from_deal_accepts_tiles_and_text() -> None:
         (GOOD_HANDS, [*GOOD_BONEYARD, "3-3"], 0, "3-3 more than once"),
         ([GOOD_HANDS[0], [*GOOD_HANDS[1][:6], "7-7"]], GOOD_BONEYARD, 0, "hand 1"),
         (GOOD_HANDS, [*GOOD_BONEYARD[:-1], "x"], 0, "boneyard"),
-        (GOOD_HANDS, GOOD_BONEYARD, 2, "leader must be a seat from 0 to 1"),
+        (GOOD_HANDS, GOOD_BONEYARD, 2, "leader must be a seat index from 0 to 1"),
         (GOOD_HANDS, GOOD_BONEYARD, -1, "leader"),
         (GOOD_HANDS, GOOD_BONEYARD, True, "leader"),
         (GOOD_HANDS, GOOD_BONEYARD, "0", "leader"),
@@ -635,9 +635,9 @@ def midgame() -> Round:
 @pytest.mark.parametrize(
     ("move", "message"),
     [
-        (Play(T("4-5"), "right"), "seat 0 does not hold 4-5"),
-        (Play(T("2-6"), "right"), "seat 0 does not hold 2-6"),
-        (Play(T("6-6"), "left"), "seat 0 does not hold 6-6"),
+        (Play(T("4-5"), "right"), "seat 1 does not hold 4-5"),
+        (Play(T("2-6"), "right"), "seat 1 does not hold 2-6"),
+        (Play(T("6-6"), "left"), "seat 1 does not hold 6-6"),
         (Play(T("1-2"), "left"), "does not fit the left end"),
         (Play(T("5-5"), "right"), "does not fit the right end"),
         ("L1-2", "not a move"),

@@ -126,9 +126,9 @@ def test_bad_values_raise_value_error_naming_field_and_allowed(
 
 
 def test_bad_value_message_shows_the_bad_value() -> None:
-    with pytest.raises(ValueError, match="'sometimes'"):
+    with pytest.raises(ValueError, match="“sometimes”"):
         Rules(draw="sometimes")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="got 5"):
+    with pytest.raises(ValueError, match="got “5”"):
         Rules(players=5)
 
 

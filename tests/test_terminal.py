@@ -125,7 +125,7 @@ def test_typos_reprompt_with_help_and_eof_quits_cleanly() -> None:
     done = run(["play", "--bots", "greedy", "--seed", str(seed)], "\n".join(typed) + "\n")
     out = done.stdout
     assert done.returncode == 0
-    assert "I don't understand 'xyz'" in out
+    assert "I don't understand “xyz”" in out
     assert "There is no tile 99: your tiles are numbered 1 to 7." in out
     assert f"{tile_text(view.hand[bad - 1])} does not fit" in out
     assert "Hint (" in out
@@ -256,7 +256,7 @@ def test_rules_prints_the_document() -> None:
         (["--players", "5"], "--players"),
         (["--players", "3", "--partnerships"], "partnerships need 4 players"),
         (["--draw", "sometimes"], "--draw"),
-        (["--bots", "nosuch"], "unknown bot 'nosuch'"),
+        (["--bots", "nosuch"], "unknown bot “nosuch”"),
         (["--players", "2", "--seat", "3"], "seat must be 1 to 2"),
         (["--seat", "0"], "--seat"),
         (["--target", "50", "--target-preset", "seeds"], "not both"),

@@ -96,7 +96,7 @@ def test_parse_accepts_forgiving_forms(text: str, expected: Tile) -> None:
 def test_parse_rejects_bad_text(text: str) -> None:
     with pytest.raises(ParseError) as info:
         Tile.parse(text)
-    assert repr(text) in str(info.value)
+    assert f"“{text}”" in str(info.value)  # quoted as a player reads it (S8)
     assert isinstance(info.value, ValueError)
 
 

@@ -134,11 +134,11 @@ def test_rename_suspend_restore_unrate_and_the_log(db: str) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["suspend", "Nobody", "--reason", "x"], "there is no account called 'Nobody'"),
+        (["suspend", "Nobody", "--reason", "x"], "there is no account called “Nobody”"),
         (["suspend", "Ana"], "Missing option '--reason'"),
         (["suspend", "Ana", "--reason", "   "], "give a reason"),
         (["restore", "Ana", "--reason", "x"], "Ana is not suspended"),
-        (["rename", "Ana", "Ben", "--reason", "x"], "the name 'Ben' is taken"),
+        (["rename", "Ana", "Ben", "--reason", "x"], "the name “Ben” is taken"),
         (["rename", "Ana", "x", "--reason", "x"], "at least 3 characters"),
         (["unrate", "NOPE", "1", "--reason", "x"], "Invalid value for CODE"),
         (["unrate", "GAME22", "0", "--reason", "x"], "Invalid value for 'GAME'"),

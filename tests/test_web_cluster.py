@@ -204,7 +204,7 @@ def test_two_leaders_never_store_one_move_twice(pg_url: str) -> None:
         lobbies = [Lobby(s, bot_delay=0, cluster=Solo()) for s in (store_a, store_b)]
         try:
             tables = [await lobby.get("RACE22") for lobby in lobbies]
-            original = [t._accept for t in tables if t is not None]
+            original = [t._perform for t in tables if t is not None]
 
             def counting(accept: Any) -> Any:
                 async def wrapped(*args: Any, **kw: Any) -> None:
@@ -219,10 +219,10 @@ def test_two_leaders_never_store_one_move_twice(pg_url: str) -> None:
 
             for table, accept in zip(tables, original, strict=True):
                 assert table is not None
-                table._accept = counting(accept)  # type: ignore[method-assign]
+                table._perform = counting(accept)  # type: ignore[method-assign]
             for table in tables:
                 assert table is not None
-                table.autoplay.kick()
+                await table.settle()
             deadline = time.monotonic() + 60
             while not all(t is not None and t.match.is_over for t in tables):
                 assert time.monotonic() < deadline, "the raced game did not end"
@@ -304,7 +304,7 @@ def test_a_lease_claimed_during_a_heartbeat_stays_led() -> None:
     renewed by every heartbeat, and no bot ever moving at it)."""
     import threading
 
-    from passing_game.web.cluster import PgCluster
+    from passing_game.web.pgcluster import PgCluster
     from passing_game.web.store import AsyncStore, NewTable, PostgresStore, SeatRow
 
     answered, claimed = threading.Event(), threading.Event()
@@ -406,7 +406,7 @@ def test_a_replica_that_missed_an_event_catches_up_from_the_store(tmp_path: Path
 def test_a_late_heartbeat_sets_the_paused_tables_going() -> None:
     """While the leases are unsure (a heartbeat later than the lease allows),
     ``leads`` says no and bots stop; the next heartbeat names the tables to go on."""
-    from passing_game.web.cluster import PgCluster
+    from passing_game.web.pgcluster import PgCluster
     from passing_game.web.store import AsyncStore, NewTable, PostgresStore, SeatRow
 
     resumed: list[set[str]] = []

@@ -523,8 +523,9 @@ def test_a_running_clock_counts_down_on_the_seat(browser: Browser, server: Serve
     expect(running.locator(".time")).to_have_text(re.compile(r"0:(19|20)"))
     inject(page, clock={**clock, "remaining_ms": 9_000, "move_ms": 0})
     expect(running).to_have_class(re.compile(r"\blow\b"))
-    # Our own seat shows its bank, not a running clock.
-    expect(page.locator('.seat-card[data-seat="0"] .clock.idle .time')).to_have_text("1:00")
+    # Our own seat's clock is not running: the move time first, then its bank (P41).
+    expect(page.locator('.seat-card[data-seat="0"] .clock.idle .time')).to_have_text("0:20")
+    expect(page.locator('.seat-card[data-seat="0"] .clock.idle .bank-left')).to_have_text("+1:00")
     assert not errors, errors
     page.close()
 
@@ -619,7 +620,8 @@ def test_the_summary_counts_down_to_the_next_round(browser: Browser, server: Ser
     summary = {"round": 1, "train": [], "reason": "blocked", "reason_text": "Blocked.",
                "hands": [[], []], "pips": [0, 0], "side_pips": [0, 0], "winner": None,
                "points": 0, "points_by_side": [0, 0], "locked": [], "lines": []}  # fmt: skip
-    inject(page, summary=summary, paused=True, summary_ms=37_000)
+    # The table waits for this person: the summary opens by itself (summary_due, P41).
+    inject(page, summary=summary, paused=True, summary_ms=37_000, summary_due=True)
     countdown = page.locator(".summary .summary-countdown")
     expect(countdown).to_have_text(re.compile(r"Next round in 3[67] seconds"))
     page.close()

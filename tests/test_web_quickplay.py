@@ -441,15 +441,17 @@ def test_daily_ranking_shares_ranks_and_counts_matchpoints(store: SqliteStore) -
             code = f"DAY{i}AA".replace("0", "Q").replace("1", "R")
             code = code.replace("2", "S").replace("3", "T")
             from passing_game.web.store import NewTable, SeatRow
+            from passing_game.web.store import tables as table_rows
 
-            tx.create_table(
+            table_rows.insert_table(
+                tx,
                 NewTable(
                     code,
                     daily_rules().to_dict(),
                     1,
                     (SeatRow(0, "human", name), SeatRow(1, "bot", "hard", "hard")),
                     origin="daily",
-                )
+                ),
             )
             tx.run(
                 "UPDATE web_games SET finished = 1, record = ? WHERE code = ?",

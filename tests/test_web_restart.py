@@ -159,7 +159,9 @@ def test_kill_and_resume(workdir: Path) -> None:
 def test_a_running_clock_survives_a_kill(workdir: Path) -> None:
     """Issue 11: SIGKILL while a person's clock runs; after the restart the
     clock resumes from the stored deadline (not afresh), nothing acknowledged
-    is lost, and when it runs out a bot plays that one move, marked."""
+    is lost, and when it runs out a bot plays that one move, marked. (Ben
+    sits at the table too: alone with bots, Ana's game would be adjourned
+    instead, P41.)"""
     import time
 
     db = workdir / "data" / "clock.sqlite3"
@@ -170,18 +172,31 @@ def test_a_running_clock_survives_a_kill(workdir: Path) -> None:
         ana.send(
             type="create",
             name="Ana",
-            seats=["you", "greedy"],
+            seats=["you", "person"],
             rules={"players": 2},
-            clock={"move": 8, "bank": 0},
+            clock={"move": 15, "bank": 0},
         )
         joined = ana.until("joined")
         code, token = joined["table"], joined["token"]
+        ben = Client(port)
+        ben.send(type="join", code=code, name="Ben")
+        ben.until("joined")
+        while True:  # Ben leads if the deal says so: he makes his move at once
+            frame = ben.until("state")
+            if frame["started"] and frame["clock"]["seat"] == 0:
+                break
+            if frame["started"] and frame["round"]["legal"]:
+                move = frame["round"]["legal"][0]
+                if move in ("draw", "pass"):
+                    ben.send(type=move)
+                else:
+                    ben.send(type="play", move=move)
         frame = ana.until("state")
-        while frame["clock"]["seat"] != 0:
+        while not frame["started"] or frame["clock"]["seat"] != 0:
             frame = ana.until("state")
         before = frame
         left_then = before["clock"]["remaining_ms"]
-        assert 0 < left_then <= 8000
+        assert 0 < left_then <= 15000
         server.kill()
         killed_at = time.monotonic()
     finally:
@@ -209,3 +224,69 @@ def test_a_running_clock_survives_a_kill(workdir: Path) -> None:
         ana.close()
     finally:
         server.stop()
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (Linux's /proc)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads Linux's /proc")
+def test_bot_workers_end_with_a_killed_server(workdir: Path) -> None:
+    """Issue 23: a server's bot worker processes end when it is killed with
+    SIGKILL (no shutdown runs then): they watch their server
+    (``web.workers.watch_parent``) instead of staying behind as orphans."""
+    import time
+
+    port = free_port()
+    server = Server(
+        workdir / "data" / "workers.sqlite3", port, workdir, extra=("--bot-workers", "2")
+    )
+    try:
+        ana = Client(port)
+        ana.send(type="create", name="Ana", seats=["you", "easy"], rules={"players": 2})
+        ana.until("joined")
+        deadline = time.monotonic() + 60
+        workers: set[int] = set()
+        while not workers:  # the searching bot's first move starts the pool
+            assert time.monotonic() < deadline, "no bot worker started"
+            frame = ana.until("state")
+            if frame["round"]["legal"] and not frame["paused"]:
+                ana.send(
+                    type="play"
+                    if frame["round"]["legal"][0] not in ("draw", "pass")
+                    else frame["round"]["legal"][0],
+                    move=frame["round"]["legal"][0],
+                )
+            workers = {
+                p
+                for p in _children(server.proc.pid)
+                if "python"
+                in (Path("/proc") / str(p) / "cmdline").read_bytes().decode(errors="replace")
+            }
+        server.kill()
+        deadline = time.monotonic() + 10
+        while any(_alive(p) for p in workers):
+            assert time.monotonic() < deadline, f"orphaned workers: {sorted(workers)}"
+            time.sleep(0.2)
+    finally:
+        if server.proc.poll() is None:
+            server.stop()

@@ -30,7 +30,7 @@ from analysis_helpers import expert_record
 from passing_game import Match, Rules, load_record
 from passing_game.bots import analysis as an
 from passing_game.records import dump_record
-from passing_game.web import review
+from passing_game.web import analyses, review
 from passing_game.web.app import create_app
 from passing_game.web.store import PostgresStore, SqliteStore, Store
 from web_helpers import PG_URL, TILE_TEXT, Player, create, pg_schema, time_limit
@@ -298,7 +298,7 @@ def test_progress_is_shared_and_a_dead_processs_row_is_taken_over(any_store: Sto
 def test_too_many_analyses_at_once_are_refused(
     store: SqliteStore, analyst: review.Analyst, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(review, "MAX_JOBS", 0)
+    monkeypatch.setattr(analyses, "MAX_JOBS", 0)
     record = json.loads(expert_record(3, target=10))
     with client_for(store) as client:
         busy = client.post(

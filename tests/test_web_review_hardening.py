@@ -29,6 +29,7 @@ from passing_game import Match, Rules, records, steps
 from passing_game.bots import analysis as an
 from passing_game.bots import make
 from passing_game.records import dump_record
+from passing_game.web import replay as replays
 from passing_game.web import review
 from passing_game.web.app import create_app
 from passing_game.web.store import SqliteStore
@@ -179,10 +180,10 @@ def spying(monkeypatch: pytest.MonkeyPatch, calls: list[tuple[str, bool]]) -> No
 
         return call
 
-    monkeypatch.setattr(review, "load_record", spy("load_record", records.load_record))
-    monkeypatch.setattr(review, "build_steps", spy("build_steps", steps.build_steps))
+    monkeypatch.setattr(replays, "load_record", spy("load_record", records.load_record))
+    monkeypatch.setattr(replays, "build_steps", spy("build_steps", steps.build_steps))
     monkeypatch.setattr(an, "decisions", spy("decisions", an.decisions))
-    monkeypatch.setattr(review, "record_hash", spy("record_hash", review.record_hash))
+    monkeypatch.setattr(replays, "record_hash", spy("record_hash", replays.record_hash))
 
 
 def hostile_cases() -> Iterator[Any]:
@@ -281,7 +282,7 @@ def test_parses_at_once_are_bounded(store: SqliteStore, monkeypatch: pytest.Monk
             raise AssertionError("the test never let the parse go")
         return real(source)
 
-    monkeypatch.setattr(review, "load_record", held)
+    monkeypatch.setattr(replays, "load_record", held)
     answers: list[int] = []
     with time_limit(90), client_for(store) as client:
         token = csrf(client)

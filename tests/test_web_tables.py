@@ -415,13 +415,22 @@ def test_a_finished_table_leaves_memory_and_comes_back_from_the_store(
 
 
 def test_the_record_marks_auto_played_moves(client: TestClient) -> None:
-    """Issue 11: auto-played moves are marked in the game record (version 2)."""
+    """Issue 11: auto-played moves are marked in the game record (version 2).
+    With another person at the table (P41: alone with bots the game would be
+    adjourned instead), Ana never moves: her clock runs out, then a stand-in
+    plays for her to the end while Ben plays his own seat."""
     ws_a, ana, joined = open_table(
-        client, ["you", "greedy"], clock={"move": 2, "bank": 0}, target=1
+        client, ["you", "person"], clock={"move": 2, "bank": 0}, target=1
     )
     code = joined["table"]
-    # Ana never moves: her clock runs out, then a stand-in plays to the end.
+    ws_b, ben, _j = join(client, code)
+    for _ in range(200):
+        frame = state(ben, lambda f: f["over"] or (f["round"]["legal"] and not f["paused"]))
+        if frame["over"]:
+            break
+        ben.act(frame["round"]["legal"][0])
     over = state(ana, lambda f: f["over"])
+    ws_b.__exit__(None, None, None)
     marked = [t for t in over["round"]["history"] if t.get("auto")]
     response = client.get(f"/api/tables/{code}/record")
     assert response.status_code == 200

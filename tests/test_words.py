@@ -18,17 +18,21 @@ import sys
 
 import pytest
 
-from passing_game import Match, Rules
+from passing_game import Match, Rules, l10n
+from passing_game.i18n import using_language
 from passing_game.moves import Draw, Pass, Play
-from passing_game.round import Round
+from passing_game.round import Round, RoundResult
+from passing_game.scoring import score
 from passing_game.tiles import Placed, Tile
 from passing_game.views import Turn
 from passing_game.words import (
     Seats,
     advice_words,
+    boneyard_line,
     describe_turn,
     match_ending,
     move_words,
+    scoring_lines,
     tile_text,
 )
 
@@ -127,3 +131,100 @@ def test_the_web_writes_numbers_per_language_without_the_terminal() -> None:
     shown, apps = json.loads(out.stdout)
     assert shown == ["1.234", "+2,2"]
     assert apps == []
+
+
+# -- sentences other languages can say (the language review's S1, S3, S4, S7, S10) ----
+
+
+def _tie(rules: Rules, pips: tuple[int, ...]) -> RoundResult:
+    s = score(rules, pips)
+    return RoundResult("block", pips, s.winner, s.points, s.side_pips, ((),) * len(pips), ())
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "Ana (seat 1) and you tie for the lowest count (4): nobody scores this round."),
+        ("gl", "Ana (posto 1) e ti empatades coa conta máis baixa (4): ninguén anota nesta rolda."),
+        (
+            "hr",
+            "Ana (mjesto 1) i ti imate isti najmanji zbroj (4):"
+            " u ovoj rundi nitko ne dobiva bodove.",
+        ),
+    ],
+)
+def test_a_tie_with_the_reader_names_you_last_with_its_own_verb(lang: str, said: str) -> None:
+    """S1: "you" among the tied takes the verb's second person, in lower case, last in the list."""
+    rules = Rules(players=3)
+    seats = Seats(rules, ("Ana", "Ben", "Cris"), human=1)
+    l10n.install()
+    with using_language(lang):
+        assert scoring_lines(_tie(rules, (4, 4, 9)), seats)[-1] == said
+
+
+def test_team_labels_inside_a_sentence_are_in_lower_case() -> None:
+    """S7: after a colon or inside a list, gl and hr write a team in lower case."""
+    rules = Rules(players=4, partnerships=True)
+    seats = Seats(rules, ("Ana", "Ben", "Cris", "Dora"), human=0)
+    l10n.install()
+    with using_language("gl"):
+        lines = scoring_lines(_tie(rules, (3, 9, 8, 2)), seats)
+    assert lines == [
+        "Contas das parellas: a túa parella (postos 1+3): 3 + 8 = 11 · a parella 2+4: 9 + 2 = 11.",
+        "A túa parella (postos 1+3) e a parella 2+4 empatan coa conta máis baixa (11):"
+        " ninguén anota nesta rolda.",
+    ]
+    assert scoring_lines(_tie(rules, (3, 9, 8, 2)), seats)[-1].startswith(
+        "Your team (seats 1+3) and Team 2+4 tie"
+    )
+
+
+@pytest.mark.parametrize(
+    ("lang", "size", "said"),
+    [
+        ("en", 3, "Boneyard: 3 tiles. 1 can be drawn; the last 2 are locked."),
+        ("gl", 3, "Monte: 3 fichas. Pódese roubar 1; as 2 últimas están bloqueadas."),
+        ("gl", 7, "Monte: 7 fichas. Pódense roubar 5; as 2 últimas están bloqueadas."),
+        ("hr", 5, "Zaliha: 5 pločica. Mogu se izvući 3; zadnje 2 su zaključane."),
+        ("hr", 2, "Zaliha: 2 pločice, sve zaključane: u ovoj rundi više nema vučenja."),
+    ],
+)
+def test_the_boneyard_line_counts_each_number_in_its_own_sentence(
+    lang: str, size: int, said: str
+) -> None:
+    """S4: the drawable tiles have their own plural form, not the boneyard's."""
+    with using_language(lang):
+        assert boneyard_line(size) == said
+
+
+def test_a_move_as_advice_and_as_a_decision_made() -> None:
+    """S3: one English phrase, two uses; Croatian says advice as an imperative only."""
+    play = Play(Tile(3, 5), "left")
+    assert advice_words(play, (3, 1), decided=True) == advice_words(play, (3, 1)) == "play [3|5]"
+    with using_language("hr"):
+        assert advice_words(play, (3, 1)) == "odigraj [3|5]"
+        assert advice_words(play, (3, 1), decided=True) == "odigrati [3|5]"
+        assert move_words(Pass(), decided=True) == "reći „dalje”"
+    with using_language("gl"):
+        assert (
+            advice_words(play, None) == advice_words(play, None, decided=True) == "saír coa [3|5]"
+        )
+
+
+def test_the_web_lists_the_seats_it_waits_for_as_the_language_does() -> None:
+    """S10: "Ana (seat 2) and Ben (seat 3)", not a bare comma."""
+    pytest.importorskip("starlette")
+    from passing_game.web.frames import status_text
+
+    match = Match(Rules(players=3, target=200), seed=4)
+    while not match.results:
+        match.play(match.round.legal_moves()[0])
+    seats = Seats(match.rules, ("Cris", "Ana", "Ben"), human=0)
+    args = {"started": True, "paused": True, "code": "K7M2QX", "waiting": [1, 2]}
+    assert status_text(match, 0, seats, **args) == (  # type: ignore[arg-type]
+        "Round 1 is over. Waiting for Ana (seat 2) and Ben (seat 3)."
+    )
+    with using_language("hr"):
+        assert status_text(match, 0, seats, **args).endswith(  # type: ignore[arg-type]
+            "Čeka se: Ana (mjesto 2) i Ben (mjesto 3)."
+        )

@@ -138,6 +138,20 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return translation(current_language()).ngettext(singular, plural, n)
 
 
+def pgettext(context: str, message: str) -> str:
+    """Translate ``message`` as used in ``context`` (gettext's ``msgctxt``).
+
+    For one English text that other languages say differently by use: a
+    move as advice or as a decision made, a label alone or inside a sentence.
+    """
+    return translation(current_language()).pgettext(context, message)
+
+
+def npgettext(context: str, singular: str, plural: str, n: int) -> str:
+    """``ngettext`` for a message used in ``context`` (see ``pgettext``)."""
+    return translation(current_language()).npgettext(context, singular, plural, n)
+
+
 def N_(message: str) -> str:
     """Mark a string for extraction without translating it yet."""
     return message

@@ -171,9 +171,9 @@ class Match:
             raise IllegalMove(_("the match is over"))
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < rules.players:
             raise IllegalMove(
-                _("seat must be 0 to {last}, got {value!r}").format(
-                    last=rules.players - 1, value=seat
-                )
+                _(
+                    "seat must be an index from 0 to {last} (seat 1 is index 0), got “{value}”"
+                ).format(last=rules.players - 1, value=seat)
             )
         self.resigned = seat
         self.winner = 1 - seat

@@ -121,10 +121,10 @@ def parse_move(text: str) -> Move:
     >>> parse_move("jump")
     Traceback (most recent call last):
     ...
-    passing_game.errors.ParseError: a move is L3-5, R3-5, draw or pass, got 'jump'
+    passing_game.errors.ParseError: a move is L3-5, R3-5, draw or pass, got “jump”
     """
     if not isinstance(text, str):
-        raise ParseError(_("a move is L3-5, R3-5, draw or pass, got {text!r}").format(text=text))
+        raise ParseError(_("a move is L3-5, R3-5, draw or pass, got “{text}”").format(text=text))
     word = text.strip().lower()
     if word in ("draw", "d"):
         return DRAW
@@ -137,4 +137,4 @@ def parse_move(text: str) -> Move:
             pass
         else:
             return Play(tile, "left" if word[0] == "l" else "right")
-    raise ParseError(_("a move is L3-5, R3-5, draw or pass, got {text!r}").format(text=text))
+    raise ParseError(_("a move is L3-5, R3-5, draw or pass, got “{text}”").format(text=text))

@@ -185,13 +185,13 @@ def _parse_marks(rnd: Mapping[str, Any], moves: int, where: str) -> dict[int, st
         index = int(key) if isinstance(key, str) and key.isascii() and key.isdigit() else 0
         if str(index) != key or not 1 <= index <= moves:
             raise RecordError(
-                _("{where}: 'marks' names move {index!r}, which this round does not have").format(
+                _("{where}: 'marks' names move “{index}”, which this round does not have").format(
                     where=where, index=key
                 )
             )
         if kind not in MARK_KINDS:
             raise RecordError(
-                _("{where}, move {index}: unknown mark {kind!r}; known: {known}").format(
+                _("{where}, move {index}: unknown mark “{kind}”; known: {known}").format(
                     where=where, index=index, kind=kind, known=", ".join(MARK_KINDS)
                 )
             )
@@ -214,12 +214,12 @@ def _parse(source: str | bytes | Mapping[str, Any]) -> Mapping[str, Any]:
     data: Mapping[str, Any] = parsed
     if data.get("format") != RECORD_FORMAT:
         raise RecordError(
-            _("not a passing-game record (format is {format!r})").format(format=data.get("format"))
+            _("not a passing-game record (format is “{format}”)").format(format=data.get("format"))
         )
     version = data.get("version")
     if type(version) is not int or version not in READ_VERSIONS:
         raise RecordError(
-            _("unknown record version {version!r}; this program reads versions {known}").format(
+            _("unknown record version “{version}”; this program reads versions {known}").format(
                 version=version, known=_(", ").join(str(v) for v in READ_VERSIONS)
             )
         )
@@ -272,7 +272,7 @@ def load_record(source: str | bytes | Mapping[str, Any]) -> Match:
             raise RecordError(_("{where}: must be an object").format(where=where))
         if rnd.get("number", number) != number:
             raise RecordError(
-                _("{where}: its 'number' is {number!r}").format(
+                _("{where}: its 'number' is “{number}”").format(
                     where=where, number=rnd.get("number")
                 )
             )
@@ -305,7 +305,7 @@ def load_record(source: str | bytes | Mapping[str, Any]) -> Match:
         for index, text in enumerate(moves, start=1):
             if match.round_number != number:
                 raise RecordError(
-                    _("{where}, move {index} ({text!r}): the round was already over").format(
+                    _("{where}, move {index} (“{text}”): the round was already over").format(
                         where=where, index=index, text=text
                     )
                 )
@@ -313,7 +313,7 @@ def load_record(source: str | bytes | Mapping[str, Any]) -> Match:
                 match.play(parse_move(text))
             except PassingGameError as exc:
                 raise RecordError(
-                    _("{where}, move {index} ({text!r}): {reason}").format(
+                    _("{where}, move {index} (“{text}”): {reason}").format(
                         where=where, index=index, text=text, reason=exc
                     )
                 ) from None
@@ -332,13 +332,13 @@ def load_record(source: str | bytes | Mapping[str, Any]) -> Match:
             match.resign(resigned)
         except PassingGameError as exc:
             raise RecordError(
-                _("record: 'resigned' is {value!r}: {reason}").format(value=resigned, reason=exc)
+                _("record: 'resigned' is “{value}”: {reason}").format(value=resigned, reason=exc)
             ) from None
     totals: dict[str, object] = {"scores": list(match.scores), "winner": match.winner}
     for key, value in totals.items():
         if key in data and data[key] != value:
             raise RecordError(
-                _("record: '{key}' is {recorded!r}, replaying gives {value!r}").format(
+                _("record: '{key}' is “{recorded}”, replaying gives “{value}”").format(
                     key=key, recorded=data[key], value=value
                 )
             )

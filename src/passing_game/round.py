@@ -16,7 +16,7 @@ checks the move first and so leaves the round untouched when it refuses one.
 >>> r.play(parse_move("L6-6"))
 Traceback (most recent call last):
 ...
-passing_game.errors.IllegalMove: seat 1 does not hold 6-6
+passing_game.errors.IllegalMove: seat 2 does not hold 6-6
 """
 
 from __future__ import annotations
@@ -70,9 +70,9 @@ def _tile(value: Tile | str, where: str) -> Tile:
 def _check_leader(rules: Rules, leader: object) -> None:
     if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < rules.players:
         raise ValueError(
-            _("leader must be a seat from 0 to {last}, got {value!r}").format(
-                last=rules.players - 1, value=leader
-            )
+            _(
+                "leader must be a seat index from 0 to {last} (seat 1 is index 0), got “{value}”"
+            ).format(last=rules.players - 1, value=leader)
         )
 
 
@@ -192,7 +192,7 @@ class Round:
         if rules is None:
             rules = Rules()
         elif not isinstance(rules, Rules):
-            raise ValueError(_("rules must be a Rules value, got {value!r}").format(value=rules))
+            raise ValueError(_("rules must be a Rules value, got “{value}”").format(value=rules))
         if seed is None:
             seed = rng.getrandbits(64) if rng is not None else secrets.randbits(64)
         digest = _digest(seed, 1)
@@ -214,7 +214,7 @@ class Round:
         must hold the 28 tiles exactly once with the hand sizes of ``rules``.
         """
         if not isinstance(rules, Rules):
-            raise ValueError(_("rules must be a Rules value, got {value!r}").format(value=rules))
+            raise ValueError(_("rules must be a Rules value, got “{value}”").format(value=rules))
         if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence):
             raise ValueError(_("hands must be a list with one list of tiles per seat"))
         if len(hands) != rules.players:
@@ -229,7 +229,7 @@ class Round:
         for seat, hand in enumerate(hands):
             if isinstance(hand, (str, bytes)):
                 raise ValueError(
-                    _("hand {seat} must be a list of tiles, got {value!r}").format(
+                    _("hand {seat} must be a list of tiles, got “{value}”").format(
                         seat=seat, value=hand
                     )
                 )
@@ -246,7 +246,7 @@ class Round:
             got_hands.append(sorted(tiles, key=_BY_INDEX))
         if isinstance(boneyard, (str, bytes)):
             raise ValueError(
-                _("boneyard must be a list of tiles, got {value!r}").format(value=boneyard)
+                _("boneyard must be a list of tiles, got “{value}”").format(value=boneyard)
             )
         where = _("boneyard")
         pile = [_tile(t, where) for t in boneyard]
@@ -381,7 +381,8 @@ class Round:
         if isinstance(move, Play):
             tile = move.tile
             if not self._hands[seat] >> tile.index & 1:
-                return _("seat {seat} does not hold {tile}").format(seat=seat, tile=tile)
+                # Seats as people count them, from 1 (the terminal and the page show this).
+                return _("seat {seat} does not hold {tile}").format(seat=seat + 1, tile=tile)
             if self._ends is not None:
                 number = self._ends[0] if move.end == "left" else self._ends[1]
                 return (
@@ -400,7 +401,7 @@ class Round:
                 return _("with forced passing you may pass only when you cannot play or draw")
             return _("with forced passing you must draw while the boneyard allows it")
         else:
-            return _("{move!r} is not a move (Play, Draw or Pass)").format(move=move)
+            return _("“{move}” is not a move (Play, Draw or Pass)").format(move=move)
         return _("that move cannot be made now")
 
     def is_legal(self, move: Move) -> bool:
@@ -429,9 +430,9 @@ class Round:
             or not 0 <= seat < self.rules.players
         ):
             raise ValueError(
-                _("seat must be 0 to {last}, got {value!r}").format(
-                    last=self.rules.players - 1, value=seat
-                )
+                _(
+                    "seat must be an index from 0 to {last} (seat 1 is index 0), got “{value}”"
+                ).format(last=self.rules.players - 1, value=seat)
             )
         hands = self._hands
         return View(

@@ -8,7 +8,7 @@ a field here, so that one frozen value describes a whole game.
 >>> Rules(players=5)
 Traceback (most recent call last):
 ...
-passing_game.rules.RulesError: players must be one of 2, 3, 4, got 5
+passing_game.rules.RulesError: players must be one of 2, 3, 4, got “5”
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def _choice(name: str, value: object, allowed: tuple[object, ...]) -> None:
     ):
         shown = ", ".join(str(a) for a in allowed)
         raise RulesError(
-            _("{name} must be one of {shown}, got {value!r}").format(
+            _("{name} must be one of {shown}, got “{value}”").format(
                 name=name, shown=shown, value=value
             )
         )
@@ -93,7 +93,7 @@ class Rules:
         if self.partnerships and self.players != 4:
             raise RulesError(
                 _(
-                    "partnerships need 4 players (seats 0+2 against 1+3), got players={players}"
+                    "partnerships need 4 players (seats 1+3 against 2+4), got players={players}"
                 ).format(players=self.players)
             )
         _choice("draw", self.draw, DRAW_RULES)
@@ -111,9 +111,9 @@ class Rules:
             raise RulesError(
                 ngettext(
                     "hand_size must be a whole number from 1 to {most} with "
-                    "{players} player, got {value!r}",
+                    "{players} player, got “{value}”",
                     "hand_size must be a whole number from 1 to {most} with "
-                    "{players} players, got {value!r}",
+                    "{players} players, got “{value}”",
                     self.players,
                 ).format(most=most, players=self.players, value=self.hand_size)
             )
@@ -121,7 +121,7 @@ class Rules:
             object.__setattr__(self, "target", _seeds_target(self.players, self.partnerships))
         elif not isinstance(self.target, int) or isinstance(self.target, bool) or self.target < 1:
             raise RulesError(
-                _("target must be a whole number of at least 1, got {value!r}").format(
+                _("target must be a whole number of at least 1, got “{value}”").format(
                     value=self.target
                 )
             )
@@ -135,7 +135,7 @@ class Rules:
         """
         if preset not in TARGET_PRESETS:
             raise RulesError(
-                _("target preset must be one of {shown}, got {value!r}").format(
+                _("target preset must be one of {shown}, got “{value}”").format(
                     shown=", ".join(TARGET_PRESETS), value=preset
                 )
             )
@@ -191,7 +191,7 @@ class Rules:
         """
         if not isinstance(data, Mapping):
             raise RulesError(
-                _("rules must be a mapping of field names to values, got {value!r}").format(
+                _("rules must be a mapping of field names to values, got “{value}”").format(
                     value=data
                 )
             )

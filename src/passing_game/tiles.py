@@ -106,11 +106,11 @@ class Tile:
         Tile(2, 6)
         """
         if not isinstance(text, str):
-            raise ParseError(_("a tile is written like 3-5, got {text!r}").format(text=text))
+            raise ParseError(_("a tile is written like 3-5, got “{text}”").format(text=text))
         match = _TILE_TEXT.match(text)
         if match is None:
             raise ParseError(
-                _("a tile is written like 3-5 (two numbers 0-6), got {text!r}").format(text=text)
+                _("a tile is written like 3-5 (two numbers 0-6), got “{text}”").format(text=text)
             )
         return cls(int(match.group(1)), int(match.group(2)))
 

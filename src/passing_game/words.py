@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from passing_game.i18n import _, format_list, format_number, ngettext
+from passing_game.i18n import _, format_list, format_number, ngettext, pgettext
 from passing_game.match import Match
 from passing_game.moves import Draw, Move, Pass, Play
 from passing_game.round import RoundResult
@@ -71,11 +71,22 @@ class Seats:
 
     # Seats are numbered from 1 for people (seat index 0 is "seat 1").
 
-    def label(self, seat: int) -> str:
-        """``You`` or ``greedy (seat 2)``: who did something, in a sentence."""
+    def label(self, seat: int, *, in_sentence: bool = False) -> str:
+        """``You`` or ``greedy (seat 2)``: who did something, first in a sentence.
+
+        ``in_sentence`` gives the form for anywhere after a sentence's start
+        (after a colon, in a list): ``you``, where Galician and Croatian
+        also write ``posto 2`` / ``mjesto 2`` in lowercase.
+        """
         if seat == self.human:
+            if in_sentence:
+                # TRANSLATORS: the reader inside a sentence, e.g. last in "Ana (seat 2) and you".
+                return pgettext("inside a sentence", "you")
             return _("You")
         if self.names is None:
+            if in_sentence:
+                # TRANSLATORS: a seat inside a sentence (in a list, after a colon).
+                return pgettext("inside a sentence", "Seat {seat}").format(seat=seat + 1)
             return _("Seat {seat}").format(seat=seat + 1)
         return _("{name} (seat {seat})").format(name=self.names[seat], seat=seat + 1)
 
@@ -97,14 +108,25 @@ class Seats:
     def side_is_you(self, side: int) -> bool:
         return self.human is not None and self.rules.side_of(self.human) == side
 
-    def side_label(self, side: int) -> str:
-        """A side in a sentence: a seat's label, or a team named by its seats."""
+    def side_label(self, side: int, *, in_sentence: bool = False) -> str:
+        """A side in a sentence: a seat's label, or a team named by its seats.
+
+        ``in_sentence`` as for ``label``: the form after a sentence's start.
+        """
         if not self.rules.partnerships:
-            return self.label(side)
+            return self.label(side, in_sentence=in_sentence)
         a, b = self.side_seats(side)
-        if self.side_is_you(side):
-            return _("Your team (seats {a}+{b})").format(a=a + 1, b=b + 1)
-        return _("Team {a}+{b}").format(a=a + 1, b=b + 1)
+        if self.side_is_you(side) and in_sentence:
+            # TRANSLATORS: the reader's team inside a sentence (in a list, after a colon).
+            text = pgettext("inside a sentence", "Your team (seats {a}+{b})")
+        elif self.side_is_you(side):
+            text = _("Your team (seats {a}+{b})")
+        elif in_sentence:
+            # TRANSLATORS: a team inside a sentence (in a list, after a colon).
+            text = pgettext("inside a sentence", "Team {a}+{b}")
+        else:
+            text = _("Team {a}+{b}")
+        return text.format(a=a + 1, b=b + 1)
 
     def side_short(self, side: int) -> str:
         if not self.rules.partnerships:
@@ -134,11 +156,14 @@ def boneyard_line(size: int) -> str:
             "Boneyard: {n} tiles, all locked: no more drawing this round.",
             size,
         ).format(n=size)
-    return ngettext(
-        "Boneyard: {n} tile; {d} can be drawn, the last 2 are locked.",
-        "Boneyard: {n} tiles; {d} can be drawn, the last 2 are locked.",
-        size,
-    ).format(n=size, d=drawable)
+    # Two sentences, each with its own count, so each agrees with its number.
+    tiles = ngettext("Boneyard: {n} tile.", "Boneyard: {n} tiles.", size).format(n=size)
+    draw = ngettext(
+        "{n} can be drawn; the last 2 are locked.",
+        "{n} can be drawn; the last 2 are locked.",
+        drawable,
+    ).format(n=drawable)
+    return f"{tiles} {draw}"
 
 
 def leader_text(seats: Seats, seat: int) -> str:
@@ -154,27 +179,69 @@ def needs_end(tile: Tile, ends: tuple[int, int] | None) -> bool:
     return ends is not None and ends[0] != ends[1] and tile.has(ends[0]) and tile.has(ends[1])
 
 
-def move_words(move: Move) -> str:
-    """A move as a player reads it, its end always named: ``play [3|5] on the right``."""
+def _move_texts(decided: bool) -> dict[str, str]:
+    """The phrases for a move: advice (a hint) or, ``decided``, a decision made.
+
+    English says both alike; other languages may not (an imperative or an
+    infinitive for advice, an infinitive or a noun for what was played).
+    """
+    if decided:
+        return {
+            # TRANSLATORS: a decision made, after "Played", "The expert's choice" or "Decision:".
+            "left": pgettext("a decision made", "play {tile} on the left"),
+            # TRANSLATORS: a decision made, after "Played", "The expert's choice" or "Decision:".
+            "right": pgettext("a decision made", "play {tile} on the right"),
+            # TRANSLATORS: a decision made, after "Played", "The expert's choice" or "Decision:".
+            "play": pgettext("a decision made", "play {tile}"),
+            # TRANSLATORS: a decision made: the round's first tile; {tile} is like [3|5].
+            "lead": pgettext("a decision made", "lead {tile}"),
+            # TRANSLATORS: a decision made, after "Played", "The expert's choice" or "Decision:".
+            "draw": pgettext("a decision made", "draw a tile"),
+            # TRANSLATORS: a decision made, after "Played", "The expert's choice" or "Decision:".
+            "pass": pgettext("a decision made", "pass"),
+        }
+    return {
+        # TRANSLATORS: a move as advice, after "Hint:"; {tile} is like [3|5].
+        "left": _("play {tile} on the left"),
+        # TRANSLATORS: a move as advice, after "Hint:"; {tile} is like [3|5].
+        "right": _("play {tile} on the right"),
+        # TRANSLATORS: a move as advice, after "Hint:"; {tile} is like [3|5].
+        "play": _("play {tile}"),
+        # TRANSLATORS: a move as advice, after "Hint:": the round's first tile.
+        "lead": _("lead {tile}"),
+        # TRANSLATORS: a move as advice, after "Hint:".
+        "draw": _("draw a tile"),
+        # TRANSLATORS: a move as advice, after "Hint:"; also a word the player may type.
+        "pass": _("pass"),
+    }
+
+
+def move_words(move: Move, *, decided: bool = False) -> str:
+    """A move as a player reads it, its end always named: ``play [3|5] on the right``.
+
+    Worded as advice (a hint), or with ``decided`` as a decision already made
+    (the analysis' "Played" and "The expert's choice").
+    """
+    texts = _move_texts(decided)
     if isinstance(move, Play):
-        tile = tile_text(move.tile)
-        if move.end == "left":
-            return _("play {tile} on the left").format(tile=tile)
-        return _("play {tile} on the right").format(tile=tile)
+        return texts[move.end].format(tile=tile_text(move.tile))
     if isinstance(move, Draw):
-        return _("draw a tile")
-    return _("pass")
+        return texts["draw"]
+    return texts["pass"]
 
 
-def advice_words(move: Move, ends: tuple[int, int] | None) -> str:
-    """A move as advice at these open ends: the end is named only when it matters (R4.2)."""
+def advice_words(move: Move, ends: tuple[int, int] | None, *, decided: bool = False) -> str:
+    """A move at these open ends: the end is named only when it matters (R4.2).
+
+    Advice, or a decision made with ``decided`` (as for ``move_words``).
+    """
     if isinstance(move, Play):
         tile = tile_text(move.tile)
         if ends is None:
-            return _("lead {tile}").format(tile=tile)
+            return _move_texts(decided)["lead"].format(tile=tile)
         if not needs_end(move.tile, ends):
-            return _("play {tile}").format(tile=tile)
-    return move_words(move)
+            return _move_texts(decided)["play"].format(tile=tile)
+    return move_words(move, decided=decided)
 
 
 def describe_turn(turn: Turn, seats: Seats, led: bool = False, show_drawn: bool = False) -> str:
@@ -258,7 +325,7 @@ def scoring_lines(
             a, b = seats.side_seats(side)
             parts.append(
                 _("{side}: {a} + {b} = {total}").format(
-                    side=seats.side_label(side),
+                    side=seats.side_label(side, in_sentence=True),
                     a=result.pips[a],
                     b=result.pips[b],
                     total=count,
@@ -267,12 +334,23 @@ def scoring_lines(
         lines.append(_("Team counts: {counts}.").format(counts=f" {dot} ".join(parts)))
     low = min(counts)
     if result.winner is None:
-        tied = [seats.side_label(s) for s, c in enumerate(counts) if c == low]
-        lines.append(
-            _("{sides} tie for the lowest count ({low}): nobody scores this round.").format(
-                sides=format_list(tied), low=number(low)
+        tied = [s for s, c in enumerate(counts) if c == low]
+        you = seats.human
+        with_you = not rules.partnerships and you is not None and you in tied
+        if with_you:  # the reader last: "Ana (seat 2) and you"
+            tied = [s for s in tied if s != you] + [s for s in tied if s == you]
+        # The sentence starts with the first side; the others take their in-sentence form.
+        sides = format_list([seats.side_label(s, in_sentence=i > 0) for i, s in enumerate(tied)])
+        if with_you:
+            # TRANSLATORS: {sides} lists the others who tie and last "you" (the reader),
+            # e.g. "Ana (seat 2) and you": the verb agrees with all of them, "you" included.
+            text = pgettext(
+                "the reader among them",
+                "{sides} tie for the lowest count ({low}): nobody scores this round.",
             )
-        )
+        else:
+            text = _("{sides} tie for the lowest count ({low}): nobody scores this round.")
+        lines.append(text.format(sides=sides, low=number(low)))
         return lines
     winner = result.winner
     own = counts[winner]
@@ -334,11 +412,15 @@ def match_won(seats: Seats, side: int, points: int) -> str:
 
 def match_ending(match: Match, seats: Seats) -> str:
     """How a record's match ends: who resigned, who won, or that the record stops early."""
-    scores = _(", ").join(f"{seats.side_label(s)} {number(p)}" for s, p in enumerate(match.scores))
+    scores = _(", ").join(
+        f"{seats.side_label(s, in_sentence=True)} {number(p)}" for s, p in enumerate(match.scores)
+    )
     winner = match.winner
     if match.resigned is not None and winner is not None:
         return _("{player} resigned; {side} wins the match. Scores: {scores}.").format(
-            player=seats.label(match.resigned), side=seats.side_label(winner), scores=scores
+            player=seats.label(match.resigned),
+            side=seats.side_label(winner, in_sentence=True),
+            scores=scores,
         )
     if winner is not None:
         return match_won(seats, winner, match.scores[winner])

@@ -27,7 +27,7 @@ import click
 
 from passing_game.cli.options import TranslatedCommand, TranslatedGroup, option
 from passing_game.cli.sources import open_web_store
-from passing_game.i18n import N_, _, ngettext
+from passing_game.i18n import N_, _, ngettext, pgettext
 
 
 def _default_actor() -> str:
@@ -214,6 +214,21 @@ def unrate_command(ctx: click.Context, code: str, game: int, reason: str) -> Non
     )
 
 
+def _action_word(action: str) -> str:
+    """A logged action (``web.admin.ACTIONS``) as the moderator reads it in the log."""
+    words = {
+        # TRANSLATORS: the moderators' log's "action" column: an account was renamed.
+        "rename": pgettext("moderators' log", "rename"),
+        # TRANSLATORS: the moderators' log's "action" column: an account was suspended.
+        "suspend": pgettext("moderators' log", "suspend"),
+        # TRANSLATORS: the moderators' log's "action" column: a suspended account was restored.
+        "restore": pgettext("moderators' log", "restore"),
+        # TRANSLATORS: the moderators' log's "action" column: a game was taken out of the ratings.
+        "unrate": pgettext("moderators' log", "unrate"),
+    }
+    return words.get(action, action)
+
+
 @admin_command.command("log", cls=TranslatedCommand, help=N_("Show the moderators' log."))
 @option(
     "--limit",
@@ -234,5 +249,5 @@ def log_command(ctx: click.Context, limit: int) -> None:
         return
     # TRANSLATORS: the moderators' log's columns; "target" is the account or game acted on.
     rows = [[_("when"), _("who"), _("action"), _("target"), _("reason")]]
-    rows += [[_when(e.at), e.actor, e.action, e.target, e.reason] for e in entries]
+    rows += [[_when(e.at), e.actor, _action_word(e.action), e.target, e.reason] for e in entries]
     _columns(rows)

@@ -84,7 +84,12 @@ def analyse_command(record: Path, seat: int, show_all: bool, workers: int) -> No
     """Analyse a finished game's record for one seat."""
     from passing_game import l10n
     from passing_game.bots import analysis
-    from passing_game.terminal.render import make_console  # installs l10n (the hints' numbers)
+    from passing_game.terminal.game import HUMAN_NAME
+    from passing_game.terminal.render import (  # installs l10n (the hints' numbers)
+        glyphs_for,
+        make_console,
+        with_minus,
+    )
 
     match, data = read_record(record)
     rules = match.rules
@@ -96,8 +101,17 @@ def analyse_command(record: Path, seat: int, show_all: bool, workers: int) -> No
             )
         )
     names = record_names(data)
-    seats = Seats(rules, tuple(names) if names and len(names) == rules.players else None)
+    usable = tuple(names) if names and len(names) == rules.players else None
+    # A terminal game's record names its player "human": that is the reader, "you".
+    you = seat - 1 if usable is not None and usable[seat - 1] == HUMAN_NAME else None
+    seats = Seats(rules, usable, human=you)
     console = make_console()
+    glyphs = glyphs_for(console.encoding)
+
+    def signed(value: float | None) -> str:
+        """Expected points with a sign, the minus as the round summaries write it."""
+        return with_minus(l10n.decimal(value or 0.0, 1, sign=True), glyphs)
+
     marks = record_marks(data)
     turns = analysis.decisions(match, seat - 1, marks)
     with _pool(min(workers, os.cpu_count() or 1)) as pool, _progress(console) as progress:
@@ -110,8 +124,13 @@ def analyse_command(record: Path, seat: int, show_all: bool, workers: int) -> No
         )
     views = {(d.round, d.index): d.view for d in turns}
     show = _printer(console)
-    title = _("The expert's analysis of the decisions of {player}")
-    show(title.format(player=seats.label(seat - 1)), "bold")
+    if you is not None:
+        title = _("The expert's analysis of your decisions (seat {seat})").format(seat=seat)
+    else:
+        title = _("The expert's analysis of the decisions of {player}").format(
+            player=seats.label(seat - 1, in_sentence=True)
+        )
+    show(title, "bold")
     choices = result.choices
     listed = (
         [e for e in result.evaluations if not e.forced]
@@ -160,13 +179,13 @@ def analyse_command(record: Path, seat: int, show_all: bool, workers: int) -> No
                 n=number,
                 round=evaluation.round,
                 move=evaluation.index,
-                played=advice_words(parse_move(evaluation.played), view.ends),
-                mine=l10n.decimal(evaluation.played_value or 0.0, 1, sign=True),
-                best=advice_words(parse_move(evaluation.best), view.ends),
-                theirs=l10n.decimal(evaluation.best_value or 0.0, 1, sign=True),
+                played=advice_words(parse_move(evaluation.played), view.ends, decided=True),
+                mine=signed(evaluation.played_value),
+                best=advice_words(parse_move(evaluation.best), view.ends, decided=True),
+                theirs=signed(evaluation.best_value),
             )
         )
-        show("   " + words, "dim")
+        show("   " + with_minus(words, glyphs), "dim")
 
 
 def _printer(console: Any) -> Callable[..., None]:
@@ -220,8 +239,8 @@ def _table(
         table.add_row(
             str(e.round),
             str(e.index),
-            advice_words(parse_move(e.played), view.ends),
-            "" if e.best == e.played else advice_words(parse_move(e.best), view.ends),
+            advice_words(parse_move(e.played), view.ends, decided=True),
+            "" if e.best == e.played else advice_words(parse_move(e.best), view.ends, decided=True),
             decimal(e.loss, 1),
             mark_word(e.mark, e.auto),
             style=style,

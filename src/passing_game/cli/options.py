@@ -141,7 +141,7 @@ _RULES_OPTIONS: tuple[Callable[[Any], Any], ...] = (
     option(
         "--partnerships",
         is_flag=True,
-        help=N_("Four players in two teams: seats 0+2 against 1+3."),
+        help=N_("Four players in two teams: seats 1+3 against 2+4."),
     ),
     option(
         "--draw",

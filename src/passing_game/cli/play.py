@@ -35,7 +35,7 @@ def parse_bots(text: str, players: int) -> tuple[str, ...]:
     for name in names:
         if name not in known:
             raise click.BadParameter(
-                _("unknown bot {name!r}; choose from {known}").format(
+                _("unknown bot “{name}”; choose from {known}").format(
                     name=name, known=", ".join(known)
                 ),
                 param_hint="'--bots'",

@@ -119,9 +119,9 @@ def serve_command(
                 param_hint="'--allowed-origin'",
             )
     store = open_web_store(db, exclusive=True)
-    from passing_game.web.observe import logging_config
+    from passing_game.web.logs import logging_config
 
-    # Every line through one formatter, uvicorn's too, secrets redacted (web/observe.py).
+    # Every line through one formatter, uvicorn's too, secrets redacted (web/logs.py).
     logging.config.dictConfig(logging_config(log_format, log_level))
     logging.captureWarnings(True)
     app = create_app(

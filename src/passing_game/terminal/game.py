@@ -473,7 +473,7 @@ class TerminalGame:
         except ParseError:
             self.say(
                 _(
-                    "I don't understand {text!r}. Type a tile number (1-{n}), d to draw, "
+                    "I don't understand “{text}”. Type a tile number (1-{n}), d to draw, "
                     "p to pass, h for a hint or ? for help."
                 ).format(text=text, n=len(view.hand)),
                 style="yellow",
@@ -594,7 +594,7 @@ class TerminalGame:
         text = _("Hint ({bot}): {move} (type {keys}).").format(
             bot=name, move=words.advice_words(move, view.ends), keys=move_keys(move, view)
         )
-        self.say(f"{text} {reason}", style="green")
+        self.say(render.with_minus(f"{text} {reason}", self.g), style="green")
 
     def show_help(self, view: View) -> None:
         n = len(view.hand)

@@ -10,6 +10,7 @@ this module only lays them out and colours them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -120,6 +121,19 @@ def glyphs_for(encoding: str | None) -> Glyphs:
     except (UnicodeEncodeError, LookupError):
         return ASCII
     return UNICODE
+
+
+#: A hyphen written as the sign of a number: "-4,0", "(-3", not "3-5" nor "hand_size-1".
+_NEGATIVE = re.compile(r"(?<![\w-])-(?=\d)")
+
+
+def with_minus(text: str, g: Glyphs) -> str:
+    """``text`` with its negative numbers signed by ``g.minus``, as the round summaries' sums.
+
+    Babel writes a negative decimal with a hyphen (``-4,0``); on a console that
+    can show it, the terminal writes the minus sign (``−4,0``) everywhere.
+    """
+    return _NEGATIVE.sub(g.minus, text) if g.minus != "-" else text
 
 
 # -- headings -----------------------------------------------------------

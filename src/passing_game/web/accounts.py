@@ -38,6 +38,8 @@ from passing_game.i18n import N_, _, ngettext
 from passing_game.web import frames, names, passwords, throttle
 from passing_game.web.protocol import MAX_NAME, ProtocolError, clean_name
 from passing_game.web.store import Store, Tx, hash_token
+from passing_game.web.store import accounts as users
+from passing_game.web.store.rows import UserRow
 
 #: The name a deleted account's games keep (translated where it is shown).
 DELETED_NAME = frames.DELETED_NAME
@@ -253,13 +255,13 @@ class Accounts:
         row, known, wait = await self._db(self._sign_in_row, key, address, device)
         if wait > 0:
             raise RateLimited(wait)
-        stored = str(row[2]) if row is not None and row[2] else None
+        stored = row.password_hash if row is not None else None
         good = await self._hash(passwords.verify, stored, password[:MAX_PASSWORD])
         if not good or row is None:
             raise _wrong()
-        if row[4]:
+        if row.suspended:
             raise AccountError(_("this account is suspended"), "suspended")
-        user = User(str(row[0]), str(row[1]), float(row[3]))
+        user = User(row.id, row.name, row.created)
         if stored is not None and passwords.needs_rehash(stored):
             await self._db(
                 self._set_hash, user.id, await self._hash(passwords.hash_password, password)
@@ -279,56 +281,22 @@ class Accounts:
     def user_of_hash(self, session_hash: str) -> User | None:
         """``user_of`` by the session's hash (blocking: the store's thread)."""
         with self.store.transaction() as tx:
-            row = tx.one(
-                "SELECT u.id, u.name, u.created, u.suspended FROM web_sessions s"
-                " JOIN web_users u ON u.id = s.user_id"
-                " WHERE s.id_hash = ? AND s.expires > ? AND u.deleted = 0",
-                (session_hash, self.clock()),
-            )
-        if row is None or row[3]:
+            row = users.session_user(tx, session_hash, self.clock())
+        if row is None or row.suspended:
             return None
-        return User(str(row[0]), str(row[1]), float(row[2]))
+        return User(row.id, row.name, row.created)
 
     def ended(self, sessions: Sequence[tuple[str, str]]) -> dict[str, str]:
         """Of these (session hash, account) pairs, the sessions no longer usable and
         why (``ENDED_WORDS``'s keys): the account suspended or deleted, else the
         session ended (signed out, the password changed, expired)."""
-        found: dict[str, str] = {}
-        owners = dict(sessions)
-        hashes = list(owners)
         now = self.clock()
         with self.store.transaction() as tx:
-            for start in range(0, len(hashes), 500):
-                chunk = hashes[start : start + 500]
-                live = {
-                    str(r[0])
-                    for r in tx.all(
-                        "SELECT s.id_hash FROM web_sessions s JOIN web_users u ON u.id = s.user_id"
-                        " WHERE s.expires > ? AND u.suspended = 0 AND u.deleted = 0"
-                        f" AND s.id_hash IN ({', '.join('?' for _h in chunk)})",
-                        (now, *chunk),
-                    )
-                }
-                gone = [h for h in chunk if h not in live]
-                users = sorted({owners[h] for h in gone})  # at most one a session
-                states = (
-                    {
-                        str(r[0]): (bool(r[1]), bool(r[2]))
-                        for r in tx.all(
-                            "SELECT id, suspended, deleted FROM web_users"
-                            f" WHERE id IN ({', '.join('?' for _u in users)})",
-                            users,
-                        )
-                    }
-                    if users
-                    else {}
-                )
-                for session in gone:
-                    suspended, deleted = states.get(owners[session], (False, True))
-                    found[session] = (
-                        "deleted" if deleted else "suspended" if suspended else "session-ended"
-                    )
-        return found
+            gone = users.ended_sessions(tx, dict(sessions), now)
+        return {
+            session: "deleted" if deleted else "suspended" if suspended else "session-ended"
+            for session, (suspended, deleted) in gone.items()
+        }
 
     def usable(self, user_id: str) -> bool:
         """Whether the account may play (neither suspended nor deleted)."""
@@ -336,21 +304,8 @@ class Accounts:
 
     def unusable(self, user_ids: Sequence[str]) -> set[str]:
         """Of these accounts, those that may no longer play (suspended or deleted)."""
-        found: set[str] = set()
-        ids = sorted(set(user_ids))
         with self.store.transaction() as tx:
-            for start in range(0, len(ids), 500):
-                chunk = ids[start : start + 500]
-                marks = ", ".join("?" for _u in chunk)
-                found |= {
-                    str(r[0])
-                    for r in tx.all(
-                        f"SELECT id FROM web_users WHERE id IN ({marks})"
-                        " AND (suspended = 1 OR deleted = 1)",
-                        chunk,
-                    )
-                }
-        return found
+            return users.unusable(tx, user_ids)
 
     # -- the account's own changes (a password check, throttled like a sign-in) --
 
@@ -374,24 +329,15 @@ class Accounts:
         done = 0
         with self.store.transaction() as tx:
             for code, seat, token in seats[:200]:
-                done += tx.run(
-                    "UPDATE web_seats SET user_id = ? WHERE code = ? AND seat = ?"
-                    " AND kind = 'human' AND token_hash = ? AND user_id IS NULL",
-                    (user.id, code, seat, hash_token(token)),
-                )
+                done += users.claim_seat(tx, user.id, code, seat, hash_token(token))
         return done
 
     def fill_skeletons(self) -> int:
         """Accounts made before names had look-alike keys get theirs (at start)."""
         with self.store.transaction() as tx:
-            rows = tx.all(
-                "SELECT id, name FROM web_users WHERE name_skeleton IS NULL AND deleted = 0"
-            )
+            rows = users.without_skeleton(tx)
             for user_id, name in rows:
-                tx.run(
-                    "UPDATE web_users SET name_skeleton = ? WHERE id = ?",
-                    (names.skeleton(str(name)), user_id),
-                )
+                users.set_skeleton(tx, user_id, names.skeleton(name))
         return len(rows)
 
     # -- inside (blocking: run through ``db_run``) ----------------------------
@@ -401,7 +347,7 @@ class Accounts:
         row, known, wait = await self._db(self._sign_in_row, key, address, None, user.id)
         if wait > 0:
             raise RateLimited(wait)
-        stored = str(row[2]) if row is not None and row[2] else None
+        stored = row.password_hash if row is not None else None
         text = password[:MAX_PASSWORD] if isinstance(password, str) else ""
         if not await self._hash(passwords.verify, stored, text):
             raise AccountError(_("that password is not right"), "bad-credentials")
@@ -409,33 +355,18 @@ class Accounts:
 
     def _sign_in_row(
         self, key: str, address: str, device: str | None, user_id: str | None = None
-    ) -> tuple[tuple[Any, ...] | None, bool, float]:
+    ) -> tuple[UserRow | None, bool, float]:
         """The account (by name key, or by id), whether the device is one of its
         own, and the wait before checking a password (0: counted, go on)."""
         now = self.clock()
         with self.store.transaction() as tx:
             if user_id is None:
-                row = tx.one(
-                    "SELECT id, name, password_hash, created, suspended FROM web_users"
-                    " WHERE name_key = ? AND deleted = 0",
-                    (key,),
-                )
+                row = users.credentials(tx, key)
             else:
-                row = tx.one(
-                    "SELECT id, name, password_hash, created, suspended FROM web_users"
-                    " WHERE id = ?",
-                    (user_id,),
-                )
+                row = users.credentials_of(tx, user_id)
             known = False
             if row is not None and device:
-                known = (
-                    tx.one(
-                        "SELECT 1 FROM web_devices WHERE user_id = ? AND device_hash = ?"
-                        " AND seen > ?",
-                        (row[0], hash_secret(device), now - DEVICE_SECONDS),
-                    )
-                    is not None
-                )
+                known = users.known_device(tx, row.id, hash_secret(device), now - DEVICE_SECONDS)
             wait = throttle.take(tx, _sign_in_keys(key, address, known), now)
         return row, known, wait
 
@@ -459,32 +390,17 @@ class Accounts:
     def _insert_user(self, user: User, hashed: str, address_hash: str) -> None:
         skeleton = names.skeleton(user.name)
         with self.store.transaction() as tx:
-            taken = tx.one(
-                "SELECT name_key = ? FROM web_users WHERE deleted = 0"
-                " AND (name_key = ? OR name_skeleton = ?)",
-                (name_key(user.name), name_key(user.name), skeleton),
-            )
-            if taken is not None:
-                if taken[0]:
-                    raise AccountError(_("that user name is taken"), "name-taken")
+            clash = users.name_clash(tx, name_key(user.name), skeleton)
+            if clash == "taken":
+                raise AccountError(_("that user name is taken"), "name-taken")
+            if clash is not None:
                 raise AccountError(
                     _("That name looks too much like another player's: please choose another."),
                     "name-confusable",
                 )
+            row = UserRow(user.id, user.name, user.created, password_hash=hashed)
             try:
-                tx.run(
-                    "INSERT INTO web_users (id, name, name_key, password_hash, created,"
-                    " name_skeleton, address_hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        user.id,
-                        user.name,
-                        name_key(user.name),
-                        hashed,
-                        user.created,
-                        skeleton,
-                        address_hash,
-                    ),
-                )
+                users.insert_user(tx, row, name_key(user.name), skeleton, address_hash)
             except Exception as exc:
                 if tx.is_integrity_error(exc):  # the same name at the same moment
                     raise AccountError(_("that user name is taken"), "name-taken") from None
@@ -492,7 +408,7 @@ class Accounts:
 
     def _set_hash(self, user_id: str, hashed: str) -> None:
         with self.store.transaction() as tx:
-            tx.run("UPDATE web_users SET password_hash = ? WHERE id = ?", (hashed, user_id))
+            users.set_password_hash(tx, user_id, hashed)
 
     def _open(self, user: User, device: str | None) -> SignedIn:
         """A new session; the device remembered (a new token when it was not known)."""
@@ -500,51 +416,37 @@ class Accounts:
         fresh = None if device else secrets.token_urlsafe(32)
         now = self.clock()
         with self.store.transaction() as tx:
-            tx.run("DELETE FROM web_sessions WHERE expires <= ?", (now,))
-            tx.run(
-                "INSERT INTO web_sessions (id_hash, user_id, created, expires) VALUES (?, ?, ?, ?)",
-                (hash_secret(session), user.id, now, now + SESSION_SECONDS),
-            )
-            tx.run(
-                "INSERT INTO web_devices (user_id, device_hash, seen) VALUES (?, ?, ?)"
-                " ON CONFLICT (user_id, device_hash) DO UPDATE SET seen = excluded.seen",
-                (user.id, hash_secret(device or fresh or ""), now),
+            users.open_session(
+                tx,
+                hash_secret(session),
+                user.id,
+                hash_secret(device or fresh or ""),
+                now,
+                now + SESSION_SECONDS,
             )
             throttle.forget_old(tx, now)
         return SignedIn(user, session, fresh)
 
     def _end(self, session_hash: str) -> None:
         with self.store.transaction() as tx:
-            tx.run("DELETE FROM web_sessions WHERE id_hash = ?", (session_hash,))
+            users.end_session(tx, session_hash)
 
     def _end_all(self, user_id: str) -> None:
         with self.store.transaction() as tx:
-            tx.run("DELETE FROM web_sessions WHERE user_id = ?", (user_id,))
+            users.end_sessions_of(tx, user_id)
 
     def _delete(self, user_id: str) -> None:
         gone = DELETED_NAME  # stored as is; each reader sees it in their language
         with self.store.transaction() as tx:
-            tx.run("DELETE FROM web_sessions WHERE user_id = ?", (user_id,))
-            tx.run("DELETE FROM web_devices WHERE user_id = ?", (user_id,))
-            tx.run(
-                "UPDATE web_users SET deleted = 1, password_hash = NULL, name = ?,"
-                " name_key = ?, name_skeleton = NULL WHERE id = ?",
-                (gone, f"deleted:{user_id}", user_id),
-            )
+            users.delete_user(tx, user_id, gone, f"deleted:{user_id}")
             rename_seats(tx, user_id, gone)
 
 
 def rename_seats(tx: Tx, user_id: str, name: str) -> None:
     """An account's name in its seats and in its finished games' records (P29)."""
-    tx.run("UPDATE web_seats SET name = ? WHERE user_id = ?", (name, user_id))
-    for code, seat in tx.all("SELECT code, seat FROM web_seats WHERE user_id = ?", (user_id,)):
-        for game, record in tx.all(
-            "SELECT game, record FROM web_games WHERE code = ? AND record IS NOT NULL", (code,)
-        ):
-            tx.run(
-                "UPDATE web_games SET record = ? WHERE code = ? AND game = ?",
-                (_rename_in_record(str(record), int(seat), name), code, game),
-            )
+    for code, seat in users.rename_in_seats(tx, user_id, name):
+        for game, record in users.records_at(tx, code):
+            users.set_record(tx, code, game, _rename_in_record(record, seat, name))
 
 
 def _rename_in_record(record: str, seat: int, name: str) -> str:

@@ -29,6 +29,10 @@ from passing_game.web.names import skeleton
 from passing_game.web.protocol import ProtocolError
 from passing_game.web.ratings import POOLS, RatingError, display, unrate_tx
 from passing_game.web.store import Store, Tx
+from passing_game.web.store import accounts as users
+from passing_game.web.store import admin as moderation
+from passing_game.web.store import ratings as rating_rows
+from passing_game.web.store.rows import LogEntry
 
 #: The longest reason kept.
 MAX_REASON = 500
@@ -55,15 +59,6 @@ class Account:
         return "deleted" if self.deleted else "suspended" if self.suspended else "active"
 
 
-@dataclass(frozen=True)
-class LogEntry:
-    at: float
-    actor: str
-    action: str
-    target: str
-    reason: str
-
-
 def check_reason(reason: Any) -> str:
     text = " ".join(str(reason or "").split())
     if not text:
@@ -79,43 +74,22 @@ def check_reason(reason: Any) -> str:
     return text
 
 
-def _like(text: str) -> str:
-    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
-
-
 def accounts(store: Store, search: str | None = None, limit: int = 100) -> list[Account]:
     """Accounts, oldest first; ``search`` keeps those whose name contains it."""
     with store.transaction() as tx:
-        if search:
-            rows = tx.all(
-                "SELECT id, name, created, suspended, deleted FROM web_users"
-                " WHERE name_key LIKE ? ESCAPE '\\' ORDER BY created, id LIMIT ?",
-                (_like(name_key(search)), limit),
-            )
-        else:
-            rows = tx.all(
-                "SELECT id, name, created, suspended, deleted FROM web_users"
-                " ORDER BY created, id LIMIT ?",
-                (limit,),
-            )
         found = []
-        for row in rows:
+        for row in moderation.find_accounts(tx, name_key(search) if search else None, limit):
             ratings = {
-                str(pool): (display(float(mu), float(sigma)), int(games))
-                for pool, mu, sigma, games in tx.all(
-                    "SELECT pool, mu, sigma, games FROM web_ratings"
-                    " WHERE user_id = ? AND games > 0",
-                    (row[0],),
-                )
+                rating.pool: (display(rating.mu, rating.sigma), rating.games)
+                for rating in rating_rows.rated_pools(tx, row.id)
             }
             found.append(
                 Account(
-                    str(row[0]),
-                    str(row[1]),
-                    float(row[2]),
-                    bool(row[3]),
-                    bool(row[4]),
+                    row.id,
+                    row.name,
+                    row.created,
+                    row.suspended,
+                    row.deleted,
                     {p: ratings[p] for p in POOLS if p in ratings},
                 )
             )
@@ -124,20 +98,14 @@ def accounts(store: Store, search: str | None = None, limit: int = 100) -> list[
 
 def _find(tx: Tx, name: str) -> tuple[str, str, bool]:
     """The live account called ``name`` (case and width folded): id, name, suspended."""
-    row = tx.one(
-        "SELECT id, name, suspended FROM web_users WHERE name_key = ? AND deleted = 0",
-        (name_key(" ".join(str(name).split())),),
-    )
-    if row is None:
-        raise AdminError(_("there is no account called {name!r}").format(name=name))
-    return str(row[0]), str(row[1]), bool(row[2])
+    found = moderation.live_account(tx, name_key(" ".join(str(name).split())))
+    if found is None:
+        raise AdminError(_("there is no account called “{name}”").format(name=name))
+    return found
 
 
 def _log(tx: Tx, actor: str, action: str, target: str, reason: str) -> None:
-    tx.run(
-        "INSERT INTO web_admin_log (at, actor, action, target, reason) VALUES (?, ?, ?, ?, ?)",
-        (time.time(), actor, action, target, reason),
-    )
+    moderation.log(tx, LogEntry(time.time(), actor, action, target, reason))
 
 
 def rename(store: Store, name: str, new: str, *, actor: str, reason: str) -> str:
@@ -150,17 +118,9 @@ def rename(store: Store, name: str, new: str, *, actor: str, reason: str) -> str
     look = skeleton(new)
     with store.transaction() as tx:
         user, old, _suspended = _find(tx, name)
-        other = tx.one(
-            "SELECT id FROM web_users WHERE (name_key = ? OR name_skeleton = ?) AND id <> ?"
-            " AND deleted = 0",
-            (name_key(new), look, user),
-        )
-        if other is not None:
-            raise AdminError(_("the name {name!r} is taken").format(name=new))
-        tx.run(
-            "UPDATE web_users SET name = ?, name_key = ?, name_skeleton = ? WHERE id = ?",
-            (new, name_key(new), look, user),
-        )
+        if moderation.name_used(tx, name_key(new), look, user):
+            raise AdminError(_("the name “{name}” is taken").format(name=new))
+        moderation.set_name(tx, user, new, name_key(new), look)
         rename_seats(tx, user, new)
         _log(tx, actor, "rename", f"{old} -> {new} [{user}]", reason)
     return new
@@ -173,8 +133,8 @@ def suspend(store: Store, name: str, *, actor: str, reason: str) -> None:
         user, shown, suspended = _find(tx, name)
         if suspended:
             raise AdminError(_("{name} is already suspended").format(name=shown))
-        tx.run("UPDATE web_users SET suspended = 1 WHERE id = ?", (user,))
-        tx.run("DELETE FROM web_sessions WHERE user_id = ?", (user,))
+        moderation.set_suspended(tx, user, True)
+        users.end_sessions_of(tx, user)
         _log(tx, actor, "suspend", f"{shown} [{user}]", reason)
 
 
@@ -185,7 +145,7 @@ def restore(store: Store, name: str, *, actor: str, reason: str) -> None:
         user, shown, suspended = _find(tx, name)
         if not suspended:
             raise AdminError(_("{name} is not suspended").format(name=shown))
-        tx.run("UPDATE web_users SET suspended = 0 WHERE id = ?", (user,))
+        moderation.set_suspended(tx, user, False)
         _log(tx, actor, "restore", f"{shown} [{user}]", reason)
 
 
@@ -194,11 +154,9 @@ def unrate(store: Store, code: str, game: int, *, actor: str, reason: str) -> li
     reason = check_reason(reason)
     try:
         with store.transaction() as tx:
-            users = unrate_tx(tx, code, game)
+            changed = unrate_tx(tx, code, game)
             names = [
-                str(row[0])
-                for user in users
-                if (row := tx.one("SELECT name FROM web_users WHERE id = ?", (user,))) is not None
+                name for user in changed if (name := moderation.account_name(tx, user)) is not None
             ]
             _log(tx, actor, "unrate", f"{code}/{game}", reason)
     except RatingError as exc:
@@ -209,11 +167,7 @@ def unrate(store: Store, code: str, game: int, *, actor: str, reason: str) -> li
 def log_entries(store: Store, limit: int = 50) -> list[LogEntry]:
     """The moderators' log, newest first."""
     with store.transaction() as tx:
-        rows = tx.all(
-            "SELECT at, actor, action, target, reason FROM web_admin_log ORDER BY at DESC LIMIT ?",
-            (limit,),
-        )
-    return [LogEntry(float(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4])) for r in rows]
+        return moderation.log_entries(tx, limit)
 
 
 __all__ = [

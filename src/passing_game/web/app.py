@@ -49,7 +49,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -65,6 +65,7 @@ from passing_game.rules import (
     Rules,
 )
 from passing_game.web import i18n as page_i18n
+from passing_game.web import intents
 from passing_game.web.account_api import ROUTES as ACCOUNT_ROUTES
 from passing_game.web.accounts import SESSION_COOKIE, hash_secret
 from passing_game.web.addresses import AddressLimits, client_key
@@ -76,6 +77,7 @@ from passing_game.web.history import ROUTES as HISTORY_ROUTES
 from passing_game.web.lobby import Lobby
 from passing_game.web.observe import Health, Metrics
 from passing_game.web.origins import origin_allowed, parse_origin
+from passing_game.web.page import page
 from passing_game.web.protocol import (
     CLOCK_PRESETS,
     CODE_LENGTH,
@@ -98,22 +100,6 @@ STATIC = Path(__file__).parent / "static"
 # The page's scripts are ES modules, which a browser runs only when served with a
 # JavaScript type; the system's table (a Windows registry says text/plain) may not.
 mimetypes.add_type("text/javascript", ".js")
-
-#: Headers on every page response: no inline script, nothing from elsewhere.
-SECURITY_HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
-    ),
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "X-Frame-Options": "DENY",
-}
-
-
-def _page(request: Request) -> Response:
-    headers = {**SECURITY_HEADERS, "Vary": "Accept-Language, Cookie"}
-    return HTMLResponse(page_i18n.page_html(current_language()), headers=headers)
 
 
 def _config(request: Request) -> JSONResponse:
@@ -269,7 +255,7 @@ async def _socket(websocket: WebSocket) -> None:
                 intent = parse_intent(text if text is not None else message.get("bytes") or b"")
                 if not await lobby.sessions.check(conn):
                     break  # the session ended: the socket was told why and closes
-                await lobby.handle(conn, intent)
+                await intents.handle(lobby, conn, intent)
             except ProtocolError as exc:
                 conn.push(_error(state, str(exc), exc.code))
             except Exception as exc:  # a database that is down must not end the connection
@@ -384,8 +370,8 @@ def create_app(
         *DAILY_ROUTES,
         *HISTORY_ROUTES,
         *RATING_ROUTES,
-        Route("/", _page),
-        Route("/t/{code}", _page),
+        Route("/", page),
+        Route("/t/{code}", page),
         Route("/api/config", _config),
         Route("/api/i18n", page_i18n.catalog),
         Route("/api/rules", page_i18n.rules),

@@ -1,97 +1,151 @@
-"""The bots at a table: the seat's own bot or a stand-in plays, and the hint adviser.
+"""The one place a table's bot moves are chosen: the seat's own bot, a stand-in,
+a person out of time (``Think``), and the hint adviser.
 
-A bot's thinking runs off the event loop (a thread or a worker process);
-its move is then checked against the table's move count before it is
-taken, exactly like a person's (``Table.accept``).
+Every choice runs off the event loop (a thread, or a worker process for the
+searching levels) and comes back to the authority as a ``BotMove`` event,
+checked like a person's move and dropped if the table moved on meanwhile.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Mapping
+from typing import Any, Protocol
 
+from passing_game.bots import Bot
 from passing_game.i18n import _
+from passing_game.match import Match
 from passing_game.moves import Move
+from passing_game.views import View
 from passing_game.web import frames
-from passing_game.web.botplay import FAST_BOTS, hint_level, make_bot
+from passing_game.web.botplay import hint_level, make_bot
 from passing_game.web.conn import Conn
+from passing_game.web.game import events
 from passing_game.web.protocol import ProtocolError
-
-if TYPE_CHECKING:
-    from passing_game.web.tables import Table
 
 log = logging.getLogger("passing_game.web")
 
 
-class Autoplay:
-    """One table's bots' loop (the leader only) and its hints."""
+class Played(Protocol):
+    """What the bots read and change of their table."""
 
-    def __init__(self, table: Table) -> None:
+    @property
+    def code(self) -> str: ...
+
+    @property
+    def state(self) -> int: ...
+
+    @property
+    def seed(self) -> int: ...
+
+    @property
+    def seq(self) -> int: ...
+
+    @property
+    def match(self) -> Match: ...
+
+    @property
+    def started(self) -> bool: ...
+
+    @property
+    def leader(self) -> bool: ...
+
+    #: The table was just taken over from a dead leader: its bot does not wait again.
+    taken_over: bool
+
+    async def dispatch(self, event: events.Event) -> Mapping[str, Any]: ...
+
+
+class Thinker(Protocol):
+    """What the bots ask of their process: where a move is chosen, how long a
+    bot waits first, and tasks that end when the process closes."""
+
+    @property
+    def closing(self) -> bool: ...
+
+    @property
+    def bot_delay(self) -> float: ...
+
+    def spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]: ...
+
+    async def think(self, bot: Bot, level: str, seed: int, seat: int, view: View) -> Move: ...
+
+
+class Autoplay:
+    """One table's bots (the leader only) and its hints."""
+
+    def __init__(self, table: Played, host: Thinker) -> None:
         self.table = table
-        self._task: asyncio.Task[None] | None = None
+        self.host = host
+        #: Move count -> the task choosing a bot's move for that position.
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        #: (seat, level) -> the game's bot: one object for the whole game, so
+        #: that a bot with a memory plays the same as in a worker process.
+        self._bots: dict[tuple[int, str], Bot] = {}
 
     @property
     def thinking(self) -> bool:
-        return self._task is not None and not self._task.done()
+        return any(not task.done() for task in self._tasks.values())
 
-    def bot_to_move(self) -> int | None:
-        t = self.table
-        m = t.match
-        if m.is_over or not t.started or t.paused or not t.leader:
-            return None
-        seat = m.round.to_move
-        if seat is None:
-            return None
-        held = t.seats[seat]
-        return seat if held.kind == "bot" or held.stand_in else None
+    def thinking_at(self, seq: int) -> bool:
+        """Whether a bot's move for the position at move count ``seq`` is being chosen."""
+        task = self._tasks.get(seq)
+        return task is not None and not task.done()
 
-    def kick(self) -> None:
-        """Start the bots' loop if a bot is to move and none is thinking (the leader only)."""
-        t = self.table
-        if t.lobby.closing or self.bot_to_move() is None:
+    def new_game(self) -> None:
+        self._bots.clear()
+
+    def forget(self, seat: int) -> None:
+        """Who plays ``seat`` changed: its bots are made again when needed."""
+        for key in [k for k in self._bots if k[0] == seat]:
+            del self._bots[key]
+
+    def bot(self, seat: int, level: str) -> Bot:
+        """The game's bot of ``level`` for ``seat`` (seeded by the game's seed and the seat)."""
+        found = self._bots.get((seat, level))
+        if found is None:
+            found = self._bots[(seat, level)] = make_bot(level, self.table.seed, seat)
+        return found
+
+    def think(self, want: events.Think) -> None:
+        """Start choosing the move ``want`` asks for, unless that is under way."""
+        if self.host.closing or self.thinking_at(want.at):
             return
-        if not self.thinking:
-            self._task = t.lobby.spawn(self._bots())
+        for seq in [s for s, task in self._tasks.items() if task.done()]:
+            del self._tasks[seq]
+        self._tasks[want.at] = self.host.spawn(self._think(want))
 
     def stop(self) -> None:
-        if self.thinking:
-            assert self._task is not None
-            self._task.cancel()
+        for task in self._tasks.values():
+            task.cancel()
+        self._tasks.clear()
 
-    async def _bots(self) -> None:
+    async def _think(self, want: events.Think) -> None:
         t = self.table
-        while True:
-            seat = self.bot_to_move()
-            if seat is None:
-                return
-            seq = t.seq
-            if t.lobby.bot_delay > 0 and not t.taken_over:
-                await asyncio.sleep(t.lobby.bot_delay)
-                if t.seq != seq or self.bot_to_move() != seat:
-                    continue
-            t.taken_over = False
-            bot = t.bots[seat]
-            held = t.seats[seat]
-            view = t.match.view(seat)
-            try:
-                if bot.name in FAST_BOTS:
-                    move = bot.choose(view)
-                else:
-                    move = await t.lobby.think(bot, held.bot_level, t.seed, seat, view)
-            except Exception:
-                log.exception(
-                    "bot %s failed; it passes or draws", bot.name, extra={"table": t.code}
-                )
-                move = view.legal_moves()[-1]
-            if t.seq != seq or self.bot_to_move() != seat:
-                continue
-            try:
-                await t.accept(seat, move, at=seq, played_by="stand-in" if held.stand_in else None)
-            except ProtocolError as exc:
-                log.error("bot %s chose a refused move: %s", bot.name, exc, extra={"table": t.code})
-                return
-            await asyncio.sleep(0)
+        delay = self.host.bot_delay
+        if want.delay and delay > 0 and not t.taken_over:
+            await asyncio.sleep(delay)
+        t.taken_over = False
+        if t.seq != want.at or not t.leader:
+            return
+        view = t.match.view(want.seat)
+        try:
+            bot = self.bot(want.seat, want.level)
+            move: Move = await self.host.think(bot, want.level, t.seed, want.seat, view)
+        except Exception:
+            log.exception("bot %s failed; it passes or draws", want.level, extra={"table": t.code})
+            move = view.legal_moves()[-1]
+        if want.played_by == "timeout":
+            log.info(
+                "seat %d ran out of time", want.seat, extra={"table": t.code, "event": "timeout"}
+            )
+        # This choice is done: the move's own step may ask for the next one.
+        self._tasks.pop(want.at, None)
+        try:
+            await t.dispatch(events.BotMove(want.seat, want.at, move, want.played_by))
+        except ProtocolError as exc:
+            log.error("bot %s chose a refused move: %s", want.level, exc, extra={"table": t.code})
 
     async def hint(self, conn: Conn) -> None:
         """Advice for ``conn``'s seat, sent to that connection only."""
@@ -101,7 +155,8 @@ class Autoplay:
             return
         m = t.match
         if m.is_over or m.round.to_move != seat or not t.started:
-            conn.push(t.outbox.error_frame(_("a hint is given on your turn"), "not-your-turn"))
+            text = _("a hint is given on your turn")
+            conn.push(frames.error_frame(t.state, text, "not-your-turn"))
             return
         view = m.view(seat)
         conn.hinting = True
@@ -118,7 +173,7 @@ class Autoplay:
             move, reason = await asyncio.to_thread(think)
         except Exception:
             log.exception("hint failed", extra={"table": t.code})
-            conn.push(t.outbox.error_frame(_("No hint is available right now."), "no-hint"))
+            conn.push(frames.error_frame(t.state, _("No hint is available right now."), "no-hint"))
             return
         finally:
             conn.hinting = False

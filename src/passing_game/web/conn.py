@@ -10,15 +10,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import orjson
 
 from passing_game.i18n import DEFAULT_LANGUAGE
 from passing_game.web.protocol import RateLimit
-
-if TYPE_CHECKING:
-    from passing_game.web.tables import Table
 
 log = logging.getLogger("passing_game.web")
 
@@ -33,6 +30,19 @@ def encode(frame: dict[str, Any]) -> str:
     '{"type":"state","name":"Ana Ñ","legal":["L3-5"]}'
     """
     return orjson.dumps(frame).decode()
+
+
+class Place(Protocol):
+    """Where a connection sits: its table's code, the number of the table's
+    last frame (errors carry it), and how to leave it."""
+
+    @property
+    def code(self) -> str: ...
+
+    @property
+    def state(self) -> int: ...
+
+    def detach(self, conn: Conn) -> None: ...
 
 
 class Actor(Protocol):
@@ -70,7 +80,7 @@ class Conn:
     def __init__(self, send: Callable[[str], Awaitable[None]]) -> None:
         self._send = send
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self.table: Table | None = None
+        self.table: Place | None = None
         self.seat: int | None = None
         #: The hash of the seat token this connection sat down with.
         self.token_hash: str | None = None

@@ -63,7 +63,7 @@ import re
 import secrets
 import time
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -74,12 +74,11 @@ from passing_game.match import Match
 from passing_game.rules import Rules
 from passing_game.web.account_api import current_user
 from passing_game.web.accounts import hash_secret
-from passing_game.web.protocol import CODE_ALPHABET, CODE_LENGTH, Intent, ProtocolError
-from passing_game.web.store import NewTable, PostgresStore, SeatRow, Store, Tx, hash_token
-
-if TYPE_CHECKING:
-    from passing_game.web.conn import Conn
-    from passing_game.web.lobby import Lobby
+from passing_game.web.conn import Conn
+from passing_game.web.protocol import CODE_ALPHABET, CODE_LENGTH, ProtocolError
+from passing_game.web.store import AsyncStore, NewTable, SeatRow, Store, Tx, hash_token, settings
+from passing_game.web.store import daily as daily_rows
+from passing_game.web.store import tables as table_rows
 
 log = logging.getLogger("passing_game.web")
 
@@ -95,8 +94,6 @@ SECRET_ENV = "PASSING_GAME_DAILY_SECRET"
 SECRET_SETTING = "daily_secret"
 #: An account younger than this may not play a deal already played from its address.
 NEW_ACCOUNT_SECONDS = 24 * 3600.0
-#: The advisory lock under which PostgreSQL processes start daily attempts ("dail").
-DAILY_LOCK = 0x6461_696C
 #: The origin of a daily table (``web_tables.origin``).
 ORIGIN = "daily"
 
@@ -148,12 +145,8 @@ def site_secret(store: Store, environ: Mapping[str, str] | None = None) -> str:
     if given:
         return given
     with store.transaction() as tx:
-        tx.run(
-            "INSERT INTO web_settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
-            (SECRET_SETTING, secrets.token_hex(32)),
-        )
-        row = tx.one("SELECT value FROM web_settings WHERE name = ?", (SECRET_SETTING,))
-    if row is None or not row[0]:  # pragma: no cover - inserted just above
+        kept = settings.setting(tx, SECRET_SETTING, secrets.token_hex(32))
+    if not kept:  # pragma: no cover - inserted just above
         raise RuntimeError("no daily secret in the store")
     log.warning(
         "%s is not set: the daily deal uses the site's own secret, kept in the store"
@@ -161,7 +154,7 @@ def site_secret(store: Store, environ: Mapping[str, str] | None = None) -> str:
         SECRET_ENV,
         extra={"event": "daily-secret"},
     )
-    return str(row[0])
+    return kept
 
 
 def daily_rules() -> Rules:
@@ -205,7 +198,7 @@ def daily_record(text: str) -> str:
 
 class DailyRefused(Exception):
     """No attempt for this account today (``reason``: ``name``, ``address`` or
-    ``gone``). Raised in a store thread; ``play_daily`` words it for the person."""
+    ``gone``). Raised in a store thread; ``open_daily`` words it for the person."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
@@ -215,7 +208,7 @@ class DailyRefused(Exception):
 def _new_code(tx: Tx) -> str:
     for _attempt in range(50):
         code = "".join(secrets.choice(CODE_ALPHABET) for _i in range(CODE_LENGTH))
-        if tx.one("SELECT 1 FROM web_tables WHERE code = ?", (code,)) is None:
+        if not table_rows.code_taken(tx, code):
             return code
     raise RuntimeError("no free table code")  # pragma: no cover
 
@@ -224,18 +217,10 @@ def _check_person(
     tx: Tx, day: str, user_id: str, name_hash: str, addresses: set[str], young: bool
 ) -> None:
     """Refuse a second attempt of one person under another account (``DailyRefused``)."""
-    same_name = tx.one(
-        "SELECT 1 FROM web_daily WHERE day = ? AND name_hash = ? AND user_id <> ?",
-        (day, name_hash, user_id),
-    )
-    if same_name is not None:
+    if daily_rows.played_by_name(tx, day, name_hash, user_id):
         raise DailyRefused("name")
     for address_hash in sorted(addresses) if young else ():
-        here = tx.one(
-            "SELECT 1 FROM web_daily WHERE day = ? AND address_hash = ? AND user_id <> ?",
-            (day, address_hash, user_id),
-        )
-        if here is not None:
+        if daily_rows.played_from(tx, day, address_hash, user_id):
             raise DailyRefused("address")
 
 
@@ -258,49 +243,38 @@ def daily_table(
     for _attempt in range(3):
         try:
             with store.transaction() as tx:
-                if isinstance(store, PostgresStore):
-                    tx.one("SELECT pg_advisory_xact_lock(?)", (DAILY_LOCK,))
-                row = tx.one(
-                    "SELECT code FROM web_daily WHERE day = ? AND user_id = ?", (day, user_id)
-                )
-                if row is not None:
-                    return str(row[0]), False
-                user = tx.one(
-                    "SELECT name, name_key, created, address_hash FROM web_users"
-                    " WHERE id = ? AND deleted = 0",
-                    (user_id,),
-                )
+                daily_rows.lock(tx)
+                had = daily_rows.table_of(tx, day, user_id)
+                if had is not None:
+                    return had, False
+                user = daily_rows.player(tx, user_id)
                 if user is None:
                     raise DailyRefused("gone")
-                name_hash = hash_secret(str(user[1]))
-                addresses = {str(a) for a in (where, user[3]) if a}
-                young = now - float(user[2]) < NEW_ACCOUNT_SECONDS
+                name_hash = hash_secret(user.name_key)
+                addresses = {str(a) for a in (where, user.address_hash) if a}
+                young = now - user.created < NEW_ACCOUNT_SECONDS
                 _check_person(tx, day, user_id, name_hash, addresses, young)
                 code = _new_code(tx)
-                tx.create_table(
+                table_rows.insert_table(
+                    tx,
                     NewTable(
                         code,
                         daily_rules().to_dict(),
                         daily_seed(day, secret),
                         (
-                            SeatRow(0, "human", str(user[0]), None, token_hash, user_id=user_id),
+                            SeatRow(0, "human", user.name, None, token_hash, user_id=user_id),
                             SeatRow(1, "bot", DAILY_LEVEL, DAILY_LEVEL),
                         ),
                         created=now,
                         creator=None,
                         origin=ORIGIN,
-                    )
+                    ),
                 )
-                tx.run(
-                    "INSERT INTO web_daily (day, user_id, code, started, name_hash,"
-                    " address_hash) VALUES (?, ?, ?, ?, ?, ?)",
-                    (day, user_id, code, now, name_hash, where),
-                )
+                daily_rows.insert(tx, day, user_id, code, now, name_hash, where)
         except DailyRefused:
             raise
         except Exception as exc:
-            checker = getattr(store, "_is_integrity_error", None)
-            if callable(checker) and checker(exc):
+            if store.is_integrity_error(exc):
                 continue  # a table code taken meanwhile: another one
             raise
         return code, True
@@ -321,32 +295,26 @@ def standings(store: Store, day: str, user_id: str | None = None) -> dict[str, A
     """The day's table: finished attempts ranked (P31), how many still play, and
     the asking account's own attempt."""
     with store.transaction() as tx:
-        rows = tx.all(
-            "SELECT d.user_id, u.name, d.code, d.started, g.finished, g.record"
-            " FROM web_daily d JOIN web_users u ON u.id = d.user_id"
-            " JOIN web_games g ON g.code = d.code AND g.game = 1"
-            " WHERE d.day = ? AND u.suspended = 0 ORDER BY d.started",
-            (day,),
-        )
+        rows = daily_rows.attempts(tx, day)
     done: list[dict[str, Any]] = []
     playing = 0
     mine: dict[str, Any] | None = None
-    for uid, name, code, started, finished, record in rows:
-        score = _score(record) if finished else None
-        if uid == user_id:
-            mine = {"code": str(code), "finished": score is not None, "rank": None}
+    for row in rows:
+        score = _score(row.record) if row.finished else None
+        if row.user_id == user_id:
+            mine = {"code": row.code, "finished": score is not None, "rank": None}
         if score is None:
             playing += 1
             continue
         points, bots = score
         done.append(
             {
-                "name": str(name),
+                "name": row.name,
                 "points": points,
                 "bots": bots,
                 "net": points - bots,
-                "started": float(started),
-                "you": uid == user_id,
+                "started": row.started,
+                "you": row.user_id == user_id,
             }
         )
     done.sort(key=lambda e: (-e["net"], -e["points"], e["started"]))
@@ -396,18 +364,33 @@ def _refusal(reason: str) -> ProtocolError:
     return ProtocolError(_("sign in to play the daily deal"), "signed-out")
 
 
-async def play_daily(lobby: Lobby, conn: Conn) -> None:
-    """``{"type": "daily"}``: today's deal, made for this account or taken up again."""
+class Dealer(Protocol):
+    """What the daily deal asks of its process: the store, and the site's secret
+    (read when the process starts)."""
+
+    daily_secret: str | None
+
+    @property
+    def db(self) -> AsyncStore: ...
+
+    @property
+    def store(self) -> Store: ...
+
+
+async def open_daily(host: Dealer, conn: Conn) -> tuple[str, str | None]:
+    """``{"type": "daily"}``: today's table for this account, made now or taken up
+    again: its code, and the seat token when it was just made (``None``: the
+    account's seat of the day, resumed on any device)."""
     if conn.user_id is None:
         raise ProtocolError(_("sign in to play the daily deal"), "signed-out")
-    secret: str | None = getattr(lobby, "daily_secret", None)
+    secret = host.daily_secret
     if not secret:  # a lobby that was never started: read it now, once
-        secret = lobby.daily_secret = await lobby.db.run(site_secret, lobby.store)
+        secret = host.daily_secret = await host.db.run(site_secret, host.store)
     token = secrets.token_urlsafe(24)
     try:
-        code, made = await lobby.db.run(
+        code, made = await host.db.run(
             daily_table,
-            lobby.store,
+            host.store,
             today(),
             conn.user_id,
             hash_token(token),
@@ -417,22 +400,14 @@ async def play_daily(lobby: Lobby, conn: Conn) -> None:
         )
     except DailyRefused as refused:
         raise _refusal(refused.reason) from None
-    if not made:  # one attempt: the account's seat of the day, on any device
-        await lobby.handle(conn, Intent("resume", {"code": code, "seat": 0}))
-        return
-    await lobby.cluster.claim(code)  # its player's process leads a new table
-    table = await lobby.get(code)
-    assert table is not None
-    conn.push(lobby.joined(table, 0, token))
-    await table.seating.attach(conn, 0, new=True)
-    log.info("a daily deal started", extra={"table": code, "event": "daily"})
+    return code, token if made else None
 
 
 async def _day_endpoint(request: Request, day: str) -> Response:
-    lobby: Lobby = request.app.state.lobby
+    db: AsyncStore = request.app.state.lobby.db
     user = await current_user(request)
     try:
-        found = await lobby.db.run(standings, lobby.store, day, user.id if user else None)
+        found = await db.run(standings, db.store, day, user.id if user else None)
     except Exception:
         log.exception("could not read the daily deal's table")
         return JSONResponse({"error": _("the server could not read that; try again")}, 503)
@@ -471,8 +446,8 @@ __all__ = [
     "daily_rules",
     "daily_seed",
     "match_for",
+    "open_daily",
     "parse_day",
-    "play_daily",
     "site_secret",
     "standings",
     "today",

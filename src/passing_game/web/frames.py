@@ -14,13 +14,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from passing_game import l10n, words
-from passing_game.i18n import N_, _, current_language
+from passing_game.i18n import N_, _, current_language, format_list
 from passing_game.match import Match
 from passing_game.moves import Pass, Play, parse_move
 from passing_game.round import RoundResult
 from passing_game.rules import LOCKED_TILES, Rules
 from passing_game.tiles import Placed, Tile
 from passing_game.views import Turn, View
+from passing_game.web.game.model import SeatRow
 from passing_game.words import Seats
 
 l10n.install()  # the words' numbers and lists, as the visitor's language writes them
@@ -71,6 +72,39 @@ def seat_name(kind: str, name: str, level: str | None) -> str:
     return name
 
 
+def seat_names(rows: Sequence[SeatRow]) -> list[str]:
+    """How each seat is called; two bots of one level get distinct names (A, B...)."""
+    plain = [seat_name(r.kind, r.name, r.level) for r in rows]
+    names = list(plain)
+    for i, row in enumerate(rows):
+        if row.kind != "bot":
+            continue
+        same = [j for j, other in enumerate(plain) if other == plain[i] and rows[j].kind == "bot"]
+        if len(same) > 1:
+            names[i] = _("{name} {letter}").format(name=plain[i], letter="ABCD"[same.index(i)])
+    return names
+
+
+def error_frame(state: int, message: str, code: str = "bad-request") -> dict[str, Any]:
+    """An error for one client; ``state`` is the number of its table's last frame."""
+    return {"type": "error", "state": state, "code": code, "message": message}
+
+
+def joined_frame(code: str, state: int, seat: int | None, token: str | None) -> dict[str, Any]:
+    """A client sits at table ``code`` (``seat`` ``None``: it watches); ``token``
+    only when the seat was just taken (the page keeps it to come back)."""
+    frame: dict[str, Any] = {
+        "type": "joined",
+        "state": state,
+        "table": code,
+        "seat": seat,
+        "link": f"/t/{code}",
+    }
+    if token is not None:
+        frame["token"] = token
+    return frame
+
+
 #: The sentence the log adds after a move its seat's player did not make.
 PLAYED_BY_WORDS: dict[str, str] = {
     "timeout": N_("Time ran out: a bot made this move."),
@@ -92,14 +126,25 @@ def tiles(items: Sequence[Tile]) -> list[str]:
 
 
 def summary(
-    result: RoundResult, number: int, seats: Seats, train: Sequence[Placed] = ()
+    result: RoundResult,
+    number: int,
+    seats: Seats,
+    train: Sequence[Placed] = (),
+    ended_by: str | None = None,
 ) -> dict[str, Any]:
-    """A finished round, every hand revealed, and how it was scored (R6, R7)."""
+    """A finished round, every hand revealed, and how it was scored (R6, R7).
+
+    ``ended_by`` marks a round whose last move a bot made for the person
+    (``PLAYED_BY_WORDS``): the summary says so, as the log does.
+    """
+    reason = words.reason_text(result, seats)
+    if ended_by in PLAYED_BY_WORDS:
+        reason = f"{reason} {_(PLAYED_BY_WORDS[ended_by])}"
     return {
         "round": number,
         "train": [[p.left, p.right] for p in train],
         "reason": result.reason,
-        "reason_text": words.reason_text(result, seats),
+        "reason_text": reason,
         "hands": [tiles(hand) for hand in result.hands],
         "pips": list(result.pips),
         "side_pips": list(result.side_pips),
@@ -157,13 +202,19 @@ class FrameCache:
         return list(entry.turns), list(entry.lines)
 
     def summary(
-        self, viewer: int | None, key: tuple[Any, ...], match: Match, seats: Seats
+        self,
+        viewer: int | None,
+        key: tuple[Any, ...],
+        match: Match,
+        seats: Seats,
+        ended_by: str | None = None,
     ) -> dict[str, Any]:
         full = (viewer, current_language(), *key)
         found = self._summaries.get(full)
         if found is None:
             number = len(match.results)
-            found = summary(match.results[-1], number, seats, match.rounds[number - 1].train)
+            train = match.rounds[number - 1].train
+            found = summary(match.results[-1], number, seats, train, ended_by)
             if len(self._summaries) > 64:
                 self._summaries.clear()
             self._summaries[full] = found
@@ -217,8 +268,12 @@ def state_frame(
     cache: FrameCache | None = None,
     played_by: Sequence[str | None] = (),
     holding: bool = False,
+    ended_by: str | None = None,
 ) -> dict[str, Any]:
     """The whole table as ``viewer`` may see it; ``None`` is a spectator.
+
+    ``ended_by`` says who made the last finished round's last move, when a
+    bot made it for the person (the summary credits the bot).
 
     ``seat_rows`` are the seats' public facts (name, kind, level, connected).
     ``cache`` (one per table) keeps what earlier frames already worked out.
@@ -260,8 +315,12 @@ def state_frame(
     pass_ends_round = "pass" in legal and _pass_ends_round(match)
     finished = match.results
     last_summary = None
-    if finished:
-        last_summary = cache.summary(viewer, (game, len(finished), names), match, seats)
+    if over and match.round.result is None:
+        # Resigned mid-round: the summary is of the game's end, not of a round before.
+        last_summary = ended_summary(match, seats)
+    elif finished:
+        key = (game, len(finished), names, ended_by)
+        last_summary = cache.summary(viewer, key, match, seats, ended_by)
     pad = cache.pad((game, len(finished)), finished)
     to_move = None if over else own.to_move
     frame: dict[str, Any] = {
@@ -317,6 +376,41 @@ def state_frame(
     return frame
 
 
+def ended_summary(match: Match, seats: Seats) -> dict[str, Any]:
+    """The summary of a game resigned in the middle of a round: the position it
+    ended in, every hand revealed, and who resigned (P25, P41)."""
+    rnd = match.round
+    hands = [rnd.view(seat).hand for seat in range(match.rules.players)]
+    quitter = match.resigned
+    if quitter is not None and seats.is_you(quitter):
+        text = _("You resigned in round {n}: the game ends here.").format(n=match.round_number)
+    else:
+        who = seats.label(quitter) if quitter is not None else "?"
+        text = _("{player} resigned in round {n}: the game ends here.").format(
+            player=who, n=match.round_number
+        )
+    pips = [sum(t.pips for t in hand) for hand in hands]
+    sides = match.rules.sides
+    side_pips = [
+        sum(p for seat, p in enumerate(pips) if match.rules.side_of(seat) == side)
+        for side in range(sides)
+    ]
+    return {
+        "round": match.round_number,
+        "train": [[p.left, p.right] for p in rnd.train],
+        "reason": "resigned",
+        "reason_text": text,
+        "hands": [tiles(hand) for hand in hands],
+        "pips": pips,
+        "side_pips": side_pips,
+        "winner": match.winner,
+        "points": 0,
+        "points_by_side": [0] * sides,
+        "locked": [],
+        "lines": [],
+    }
+
+
 def _pass_ends_round(match: Match) -> bool:
     """Whether a pass by the seat to move would end the round (D3, R6.2).
 
@@ -350,7 +444,7 @@ def status_text(
     if paused:
         if viewer is not None and viewer in waiting:
             return _("Round {n} is over. Continue when you are ready.").format(n=len(match.results))
-        who = ", ".join(seats.label(s) for s in waiting)
+        who = format_list([seats.label(s, in_sentence=True) for s in waiting])
         return _("Round {n} is over. Waiting for {players}.").format(
             n=len(match.results), players=who
         )
@@ -363,5 +457,10 @@ def status_text(
 
 
 def move_words(move_text: str) -> str:
-    """A move the protocol sends as text (``L3-5``), as a player reads it."""
+    """A move the protocol sends as text (``L3-5``), as a player reads it: as advice (a hint)."""
     return words.move_words(parse_move(move_text))
+
+
+def decision_words(move_text: str) -> str:
+    """A move sent as text, as a decision made (the analysis' "Played", "The expert's choice")."""
+    return words.move_words(parse_move(move_text), decided=True)

@@ -31,9 +31,12 @@ from starlette.routing import Route
 
 from passing_game.i18n import _
 from passing_game.rules import Rules
+from passing_game.web import frames
 from passing_game.web.account_api import current_user
-from passing_game.web.ratings import display
+from passing_game.web.rating_model import display
 from passing_game.web.store import SeatRow, Store
+from passing_game.web.store import history as history_rows
+from passing_game.web.store.rows import ChangeRow
 
 #: The most games "My games" lists (the newest).
 MOST_GAMES = 50
@@ -70,70 +73,51 @@ def _result(rules: Rules, seat: int, record: str | None) -> dict[str, Any] | Non
 
 def games_of(store: Store, user_id: str, limit: int = MOST_GAMES) -> list[dict[str, Any]]:
     """The account's games, newest first (at most ``limit``)."""
-    from passing_game.web.seating import seat_names
-
     with store.transaction() as tx:
-        games = tx.all(
-            "SELECT s.code, s.seat, t.rules, t.rated, t.created, g.game, g.finished, g.record"
-            " FROM web_seats s JOIN web_tables t ON t.code = s.code"
-            " JOIN web_games g ON g.code = s.code"
-            " WHERE s.user_id = ? ORDER BY t.created DESC, s.code, g.game DESC LIMIT ?",
-            (user_id, limit),
-        )
-        codes = sorted({str(g[0]) for g in games})
+        games = history_rows.games_of(tx, user_id, limit)
+        codes = sorted({g.code for g in games})
         seats: dict[str, list[tuple[SeatRow, str | None]]] = {}
-        changes: dict[tuple[str, int], tuple[Any, ...]] = {}
+        changes: dict[tuple[str, int], ChangeRow] = {}
         for code in codes:
-            seats[code] = [
-                (SeatRow(int(r[0]), r[1], str(r[2]), r[3]), None if r[4] is None else str(r[4]))
-                for r in tx.all(
-                    "SELECT s.seat, s.kind, s.name, s.level, u.name FROM web_seats s"
-                    " LEFT JOIN web_users u ON u.id = s.user_id WHERE s.code = ? ORDER BY s.seat",
-                    (code,),
-                )
-            ]
-            for r in tx.all(
-                "SELECT game, pool, mu_before, sigma_before, mu_after, sigma_after, removed, at"
-                " FROM web_rating_changes WHERE code = ? AND user_id = ?",
-                (code, user_id),
-            ):
-                changes[(code, int(r[0]))] = tuple(r[1:])
+            seats[code] = history_rows.seats_at(tx, code)
+            for game, made in history_rows.changes_at(tx, code, user_id).items():
+                changes[(code, game)] = made
     found = []
-    for code, seat, rules_text, rated, created, game, finished, record in games:
-        code, game = str(code), int(game)
-        rules = Rules.from_dict(json.loads(rules_text))
+    for entry in games:
+        code, game, seat = entry.code, entry.game, entry.seat
+        rules = Rules.from_dict(json.loads(entry.rules))
         held = seats.get(code, [])
-        names = seat_names([row for row, _account in held])
+        names = frames.seat_names([row for row, _account in held])
         players = [
             {"seat": row.seat, "name": account or names[row.seat], "you": row.seat == seat}
             for row, account in held
         ]
         change = changes.get((code, game))
         rating = None
-        date = float(created)
+        date = entry.created
         if change is not None:
-            pool, mu0, sigma0, mu1, sigma1, removed, at = change
-            before, after = display(float(mu0), float(sigma0)), display(float(mu1), float(sigma1))
+            before = display(change.mu_before, change.sigma_before)
+            after = display(change.mu_after, change.sigma_after)
             rating = {
-                "pool": str(pool),
+                "pool": change.pool,
                 "before": before,
                 "after": after,
                 "delta": after - before,
-                "removed": bool(removed),
+                "removed": change.removed,
             }
-            date = float(at)
-        over = bool(finished)
+            date = change.at
+        over = entry.finished
         found.append(
             {
                 "code": code,
                 "game": game,
                 "date": date,
-                "seat": int(seat),
+                "seat": seat,
                 "players": players,
                 "rules": {"players": rules.players, "partnerships": rules.partnerships},
-                "rated": bool(rated),
+                "rated": entry.rated,
                 "over": over,
-                "result": _result(rules, int(seat), record) if over else None,
+                "result": _result(rules, seat, entry.record) if over else None,
                 "rating": rating,
                 "link": f"/replay/{code}/{game}" if over else f"/t/{code}",
             }
@@ -144,14 +128,8 @@ def games_of(store: Store, user_id: str, limit: int = MOST_GAMES) -> list[dict[s
 def tables_of(store: Store, user_id: str, limit: int = MOST_TABLES) -> list[dict[str, Any]]:
     """The tables where the account holds a person's seat, newest first."""
     with store.transaction() as tx:
-        rows = tx.all(
-            "SELECT s.code, s.seat, g.finished FROM web_seats s"
-            " JOIN web_tables t ON t.code = s.code"
-            " JOIN web_games g ON g.code = t.code AND g.game = t.game"
-            " WHERE s.user_id = ? AND s.kind = 'human' ORDER BY t.created DESC LIMIT ?",
-            (user_id, limit),
-        )
-    return [{"code": str(r[0]), "seat": int(r[1]), "over": bool(r[2])} for r in rows]
+        rows = history_rows.tables_of(tx, user_id, limit)
+    return [{"code": code, "seat": seat, "over": over} for code, seat, over in rows]
 
 
 def _signed_out() -> JSONResponse:

@@ -1,11 +1,11 @@
-"""Every table a server process holds, and where each client's intent goes.
+"""Every table a server process holds, and the way to each table's leader.
 
 The lobby loads a table from the store when a client asks for it, creates
-tables, lets go of tables nobody uses, and routes intents: one that only
-reads (watching, a hint, a resync) is served here; one that changes a
-table is carried out by the process that leads the table (``cluster``):
-here if this process leads it, else forwarded to the leader, whose answer
-comes back to the client. With one process (``Solo``) everything is here.
+tables and lets go of tables nobody uses. An intent that changes a table is
+carried out by the process that leads the table (``cluster``): here if this
+process leads it, else forwarded to the leader, whose answer comes back to
+the client (``lead``). With one process (``Solo``) everything is here.
+Which intent goes where is ``web/intents.py``'s routing table.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import multiprocessing
 import secrets
 import time
 from collections.abc import Awaitable
@@ -25,13 +24,16 @@ from passing_game.bots import Bot
 from passing_game.i18n import DEFAULT_LANGUAGE, _, using_language
 from passing_game.moves import Move
 from passing_game.views import View
+from passing_game.web import workers
 from passing_game.web.accounts import Accounts
-from passing_game.web.botplay import bot_choices, pooled_choose
-from passing_game.web.cluster import Cluster, ForwardFailed, PgCluster, Solo
+from passing_game.web.botplay import FAST_BOTS, bot_choices, pooled_choose
+from passing_game.web.cluster import Cluster, ForwardFailed
 from passing_game.web.conn import Actor, Conn, Relay
-from passing_game.web.daily import play_daily, site_secret
+from passing_game.web.daily import site_secret
+from passing_game.web.game.events import Suspend
 from passing_game.web.observe import Metrics
 from passing_game.web.passwords import Hashing
+from passing_game.web.pgcluster import cluster_for
 from passing_game.web.protocol import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -42,12 +44,11 @@ from passing_game.web.protocol import (
     parse_rules,
     parse_seats,
 )
-from passing_game.web.quickplay import QUICK_INTENTS, QuickPlay
+from passing_game.web.quickplay import QuickPlay
 from passing_game.web.sessions import SWEEP_SECONDS, Sessions
 from passing_game.web.store import (
     AsyncStore,
     NewTable,
-    PostgresStore,
     SeatRow,
     Store,
     hash_token,
@@ -55,11 +56,6 @@ from passing_game.web.store import (
 from passing_game.web.tables import Table, Timing
 
 log = logging.getLogger("passing_game.web")
-
-#: Intents that change a table: the table's leader carries them out.
-LEADER_INTENTS = frozenset(
-    {"continue", "rematch", "leave", "back", "resign", "hand_over", "play", "draw", "pass"}
-)
 
 
 class Lobby:
@@ -84,11 +80,7 @@ class Lobby:
         self.timing = timing or Timing()
         if cluster == "auto":
             # PostgreSQL may have other server processes on it; SQLite never does.
-            cluster = (
-                PgCluster.own_connections(store, on_bus_error=self.metrics.bus_error)
-                if isinstance(store, PostgresStore)
-                else Solo()
-            )
+            cluster = cluster_for(store, on_bus_error=self.metrics.bus_error)
         self.cluster = cluster
         #: Accounts and the signed-in sockets of this process (issue 22): argon2
         #: in threads of its own, never on the store's.
@@ -108,6 +100,8 @@ class Lobby:
         self.closing = False
         self._tasks: set[asyncio.Task[Any]] = set()
         self._sweeper: asyncio.Task[None] | None = None
+        #: The key of the daily deal's seeds, read once the lobby starts (``daily``).
+        self.daily_secret: str | None = None
         #: Quick play's waiting people in this process (the queue is in the store).
         self.quick = QuickPlay(self)
 
@@ -124,12 +118,10 @@ class Lobby:
 
         Processes keep a searching bot from holding the event loop's interpreter.
         """
-        if self.bot_workers <= 0:
+        if self.bot_workers <= 0 or level in FAST_BOTS:
             return await asyncio.to_thread(bot.choose, view)
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                max_workers=self.bot_workers, mp_context=multiprocessing.get_context("spawn")
-            )
+            self._pool = workers.pool(self.bot_workers)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, pooled_choose, level, seed, seat, view)
 
@@ -163,12 +155,7 @@ class Lobby:
                 log.exception("table %s could not be restored", code, extra={"table": code})
                 continue
             if table is not None:
-                async with table.lock:
-                    if table.match.is_over:
-                        await table.finish()
-                    await table.clocks.update()
-                table.autoplay.kick()
-                table.clocks.arm()
+                await table.settle(finish=True)
                 count += 1
         return count
 
@@ -181,20 +168,17 @@ class Lobby:
             return
         async with table.lock:
             await table.reload()
-            if table.match.is_over:
-                await table.finish()
-            await table.clocks.update()
-            table.changes["reset"] = 1  # the others start again from the store
-            table.taken_over = True
-            table.outbox.broadcast()
+        table.taken_over = True
+        await table.settle(finish=True)
+        table.changes["reset"] = 1  # the others start again from the store
+        table.outbox.broadcast()
 
     def on_resume(self, codes: set[str]) -> None:
         """The leases are sure again after a late heartbeat: bots and timers go on."""
         for code in codes:
             table = self.tables.get(code)
             if table is not None:
-                table.autoplay.kick()
-                table.clocks.arm()
+                self.spawn(table.settle())
 
     async def on_tick(self) -> None:
         """Now and then: who is connected where, as the store says (a process that
@@ -318,8 +302,7 @@ class Lobby:
         done = 0
         for table, held in seats:
             if held.row.user_id in gone:
-                async with table.lock:
-                    await table.seating.suspend(held)
+                await table.dispatch(Suspend(held.seat))
                 done += 1
         return done
 
@@ -360,7 +343,7 @@ class Lobby:
                     table.remote = await self.cluster.present_elsewhere(code)
                     table.seating.presence_changed()
                 if not stored.finished:
-                    table.clocks.arm()
+                    self.spawn(table.settle())
         return table
 
     async def need(self, code: str) -> Table:
@@ -418,89 +401,7 @@ class Lobby:
 
     def detach(self, conn: Conn) -> None:
         if conn.table is not None:
-            conn.table.seating.detach(conn)
-
-    async def handle(self, conn: Conn, intent: Intent) -> None:
-        """Carry out one checked intent; ``ProtocolError`` leaves everything as it was."""
-        kind = intent.type
-        if kind == "create":
-            table, seat, token = await self.create(intent, conn)
-            conn.push(self.joined(table, seat, token))
-            async with table.lock:
-                await table.clocks.update()
-            await table.seating.attach(conn, seat, new=True)
-            return
-        if kind == "join":
-            table = await self.need(intent["code"])
-            # The token is made here and never leaves this process: the leader
-            # (maybe another process) keeps only its hash.
-            token = secrets.token_urlsafe(24)
-            extra: dict[str, Any] = {"token_hash": hash_token(token)}
-            if conn.user_id is not None:  # a signed-in person sits as their account
-                extra["user_id"], extra["user_name"] = conn.user_id, conn.user_name
-            if intent.get("invite") is not None:
-                extra["invite_hash"] = hash_token(intent["invite"])
-            seat = int((await self.lead(conn, table, intent, extra))["seat"])
-            if not table.leader:
-                async with table.lock:
-                    await table.reload()
-            conn.push(self.joined(table, seat, token))
-            await table.seating.attach(conn, seat, new=True)
-            return
-        if kind == "resume":
-            table = await self.need(intent["code"])
-            seat = intent["seat"]
-            token = intent.get("token")
-            if token is None:  # a signed-in person's own seat, on any device
-                await table.seating.check_owner(seat, conn.user_id)
-            else:
-                await table.seating.check_token(seat, token, conn.user_id)
-            conn.push(self.joined(table, seat, None))
-            await table.seating.attach(conn, seat)
-            if table.seats[seat].row.away in ("offline", "timeout", "left", "suspended"):
-                await self.lead(conn, table, Intent("back"), {})
-            return
-        if kind == "watch":
-            table = await self.need(intent["code"])
-            conn.push(self.joined(table, None, None))
-            await table.seating.attach(conn, None)
-            return
-        if kind in QUICK_INTENTS:
-            await self.quick.handle(conn, intent)
-            return
-        if kind == "daily":
-            await play_daily(self, conn)
-            return
-        at = conn.table
-        if at is None:
-            raise ProtocolError(_("join a table first"), "no-table")
-        await self._at_table(conn, at, intent)
-
-    async def _at_table(self, conn: Conn, table: Table, intent: Intent) -> None:
-        """An intent of a client already at ``table``."""
-        kind = intent.type
-        if kind == "sync":
-            table.outbox.send_state(conn)
-        elif kind == "hint":
-            if conn.seat is None:
-                raise ProtocolError(_("Spectators cannot ask for hints."), "spectator")
-            await self.lead(conn, table, intent, {})  # counted, or refused, by the leader
-            self.spawn(table.autoplay.hint(conn))
-        elif kind == "invite":
-            token = secrets.token_urlsafe(24)
-            await self.lead(conn, table, intent, {"invite_hash": hash_token(token)})
-            conn.push(
-                {
-                    "type": "invite",
-                    "state": table.state,
-                    "seat": intent["seat"],
-                    "link": f"/t/{table.code}?invite={token}",
-                }
-            )
-        elif kind in LEADER_INTENTS:
-            await self.lead(conn, table, intent, {})
-        else:  # pragma: no cover - the schema has no other types
-            raise ProtocolError(_("unknown message type {type!r}").format(type=kind))
+            conn.table.detach(conn)
 
     async def lead(
         self, actor: Actor, table: Table, intent: Intent, extra: dict[str, Any]
@@ -544,19 +445,6 @@ class Lobby:
         raise ProtocolError(
             _("the table is moving to another server: try again in a moment"), "retry"
         )
-
-    @staticmethod
-    def joined(table: Table, seat: int | None, token: str | None) -> dict[str, Any]:
-        frame: dict[str, Any] = {
-            "type": "joined",
-            "state": table.state,
-            "table": table.code,
-            "seat": seat,
-            "link": f"/t/{table.code}",
-        }
-        if token is not None:
-            frame["token"] = token
-        return frame
 
     def bus_ok(self) -> bool | None:
         """Whether the bus between processes answers (``None``: one process, no bus)."""

@@ -2,7 +2,8 @@
 
 A client's frames go out in order through its own queue, so a slow client
 never holds up a table. They go out only after a change is stored and
-applied (``Table.accept``), never before.
+applied (``Table.dispatch``), never before. Sending starts nothing: bots
+and timers are the authority's effects (``Think``, ``Arm``).
 """
 
 from __future__ import annotations
@@ -11,25 +12,78 @@ import asyncio
 import time
 from collections.abc import Sequence
 from dataclasses import astuple
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from passing_game.i18n import _, using_language
-from passing_game.web import frames, ratings
+from passing_game.web import frames
+from passing_game.web.cluster import Cluster
 from passing_game.web.conn import Conn, encode
 from passing_game.web.daily import DAILY_ROUNDS
-
-if TYPE_CHECKING:
-    from passing_game.web.tables import Table
+from passing_game.web.game import clock, seats
+from passing_game.web.game.model import TableState
+from passing_game.web.observe import Metrics
+from passing_game.web.rating_shown import RatingsShown
 
 #: How long a change that only shows who is online may wait to be merged with others.
 PRESENCE_DELAY = 0.25
 
 
+class Held(Protocol):
+    """A seat as the outbox sees it: whose clients get which seat's frame."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def conns(self) -> set[Conn]: ...
+
+
+class Told(Protocol):
+    """What the outbox reads and changes of its table; the rest of a frame is
+    the table's snapshot (``snapshot``), the same for every viewer."""
+
+    @property
+    def code(self) -> str: ...
+
+    #: The number of the table's last frame (each frame and error carries it).
+    state: int
+    #: When the table last had a client or changed (``time.monotonic()``).
+    touched: float
+    #: What changed since the other processes were last told (the leader's).
+    changes: dict[str, Any]
+
+    @property
+    def seats(self) -> Sequence[Held]: ...
+
+    @property
+    def spectators(self) -> set[Conn]: ...
+
+    @property
+    def has_clients(self) -> bool: ...
+
+    @property
+    def cache(self) -> frames.FrameCache: ...
+
+    def snapshot(self) -> TableState: ...
+
+
+class Teller(Protocol):
+    """What the outbox asks of its process: the other processes, the metrics."""
+
+    @property
+    def cluster(self) -> Cluster: ...
+
+    @property
+    def metrics(self) -> Metrics: ...
+
+
 class Outbox:
     """One table's frames, and when they go out (changes in one turn go out as one)."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Told, host: Teller, ratings: RatingsShown) -> None:
         self.table = table
+        self.host = host
+        self.ratings = ratings
         self._flush: asyncio.Handle | None = None
         self._flush_urgent = False
         #: Moves accepted since the last frames went out: when, and who made them.
@@ -41,72 +95,81 @@ class Outbox:
 
     # -- what a viewer sees ------------------------------------------------
 
-    def seat_rows(self) -> list[dict[str, Any]]:
-        t = self.table
-        names = t.names()
-        now = time.time()
+    def seat_rows(self, state: TableState, now: float) -> list[dict[str, Any]]:
+        names = frames.seat_names([s.row for s in state.seats])
         return [
             {
                 "seat": s.seat,
                 "kind": s.kind,
                 "name": names[s.seat],
                 "level": s.row.level,
-                "connected": s.kind == "bot" or t.connected(s.seat),
+                "connected": s.kind == "bot" or s.online,
                 "away": s.row.away if s.is_person else None,
                 "standin": s.stand_in,
                 # A person without an account is marked: a guest never looks like one.
                 "guest": s.is_person and s.row.user_id is None,
                 # Whether the table's creator may give the seat away now (issue 22).
-                "absent": s.kind != "bot" and t.seating.gone_for_now(s, now),
+                "absent": s.kind != "bot" and seats.gone_for_now(state, s, now),
                 "hints": s.row.hints,
                 "rematch": s.row.rematch,
             }
-            for s in t.seats
+            for s in state.seats
         ]
 
-    def frame(self, viewer: int | None) -> dict[str, Any]:
+    def frame(self, viewer: int | None, state: TableState | None = None) -> dict[str, Any]:
+        """``viewer``'s frame (``state``: the table's snapshot, shared by every viewer)."""
         t = self.table
-        waiting = t.waiting()
+        state = state or t.snapshot()
         now = time.time()
+        waiting = seats.waiting(state)
+        held = None if viewer is None else state.seats[viewer]
         frame = frames.state_frame(
-            t.match,
+            state.match,
             viewer,
-            code=t.code,
+            code=state.code,
             state=t.state,
-            game=t.game,
-            seat_rows=self.seat_rows(),
-            started=t.started,
+            game=state.game,
+            seat_rows=self.seat_rows(state, now),
+            started=state.started,
             paused=bool(waiting),
             waiting=waiting,
             cache=t.cache,
-            played_by=t.round_played_by(),
-            holding=viewer is not None and t.seats[viewer].stand_in,
+            played_by=seats.round_played_by(state),
+            holding=held is not None and held.stand_in,
+            ended_by=seats.last_round_ended_by(state),
         )
-        timer = t.timer
-        frame["clock"] = t.clocks.data(now)
+        # The summary opens by itself only for whom the table waits (a person
+        # arriving mid-round sees the round, not a dialog of the last one).
+        frame["summary_due"] = bool(waiting) and (viewer is None or viewer in waiting)
+        timer = state.timer
+        frame["clock"] = clock.data(state, now)
         frame["summary_ms"] = (
             max(0, round((timer.end - now) * 1000))
             if timer is not None and timer.kind == "summary" and waiting
             else None
         )
-        frame["creator"] = viewer is not None and viewer == t.creator
+        frame["creator"] = viewer is not None and viewer == state.creator
         frame["can_resign"] = (
-            viewer is not None
-            and t.rules.players == 2
-            and t.started
-            and not t.match.is_over
-            and not t.seats[viewer].stand_in
+            held is not None
+            and state.rules.players == 2
+            and state.started
+            and not state.over
+            and not held.stand_in
         )
-        frame["resigned"] = t.resigned
-        if t.origin == "daily":
+        frame["can_come_back"] = viewer is not None and seats.can_come_back(state, viewer)
+        frame["adjourned"] = seats.paused_for(state)
+        frame["alone"] = viewer is not None and seats.alone(state, viewer)
+        frame["adjourns"] = viewer is not None and seats.adjourns(state, viewer)
+        frame["resigned"] = state.resigned
+        if state.origin == "daily":
             frame["daily"] = {"rounds": DAILY_ROUNDS}
-        frame["ratings"] = ratings.shown(t)
-        frame["unrated"] = ratings.unrated(t)
-        frame["rematch_waiting"] = t.rematch_waiting() if t.match.is_over else []
+        frame["ratings"] = self.ratings.shown()
+        frame["unrated"] = self.ratings.unrated()
+        frame["rematch_waiting"] = seats.rematch_waiting(state, now) if state.over else []
         return frame
 
     def error_frame(self, message: str, code: str = "bad-request") -> dict[str, Any]:
-        return {"type": "error", "state": self.table.state, "code": code, "message": message}
+        return frames.error_frame(self.table.state, message, code)
 
     # -- sending -----------------------------------------------------------
 
@@ -141,46 +204,48 @@ class Outbox:
         self._flush = None
         t.state += 1
         self._tell_others()
-        for seat in t.seats:
-            if seat.conns:
-                self._push_frames(seat.conns, seat.seat)
-        if t.spectators:
-            self._push_frames(t.spectators, None)
+        if t.has_clients:
+            state = t.snapshot()
+            for seat in t.seats:
+                if seat.conns:
+                    self._push_frames(seat.conns, seat.seat, state)
+            if t.spectators:
+                self._push_frames(t.spectators, None, state)
         if self.timed:
             done = time.perf_counter()
             for started, by in self.timed:
-                t.lobby.metrics.move(done - started, by)
+                self.host.metrics.move(done - started, by)
             self.timed.clear()
-        t.autoplay.kick()
-        t.clocks.arm()
 
     def _tell_others(self) -> None:
         """The leader's changes since it last told, as one event for the other processes."""
         t = self.table
         changes, t.changes = t.changes, {}
-        if not changes or t.lobby.cluster.solo:
+        cluster = self.host.cluster
+        if not changes or cluster.solo:
             return
-        event: dict[str, Any] = {"q": t.seq, "g": t.game}
+        state = t.snapshot()
+        event: dict[str, Any] = {"q": state.seq, "g": state.game}
         if changes.get("reset"):
             event["reset"] = 1
         else:
             if changes.get("m"):
                 event["m"] = changes["m"]
             if changes.get("seats"):
-                event["seats"] = [list(astuple(s.row)) for s in t.seats]
+                event["seats"] = [list(astuple(s.row)) for s in state.seats]
             if "timer" in changes:
-                timer = t.timer
+                timer = state.timer
                 event["timer"] = None if timer is None else list(astuple(timer))
-        t.lobby.cluster.emit(t.code, event)
+        cluster.emit(t.code, event)
 
-    def _push_frames(self, conns: set[Conn], viewer: int | None) -> None:
+    def _push_frames(self, conns: set[Conn], viewer: int | None, state: TableState) -> None:
         """``viewer``'s frame to each of ``conns``, worded once per language among them."""
         texts: dict[str, str] = {}
         for conn in list(conns):
             text = texts.get(conn.language)
             if text is None:
                 with using_language(conn.language):
-                    text = texts[conn.language] = encode(self.frame(viewer))
+                    text = texts[conn.language] = encode(self.frame(viewer, state))
             conn.push_text(text)
 
     def send_state(self, conn: Conn) -> None:

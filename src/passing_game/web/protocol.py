@@ -37,7 +37,7 @@ Intent(type='play', fields={'move': 'L3-5'})
 >>> parse_intent('{"type": "fly"}')
 Traceback (most recent call last):
 ...
-passing_game.web.protocol.ProtocolError: unknown message type 'fly'
+passing_game.web.game.errors.ProtocolError: unknown message type “fly”
 """
 
 from __future__ import annotations
@@ -61,6 +61,7 @@ from passing_game.rules import (
     RulesError,
 )
 from passing_game.web import names
+from passing_game.web.game.errors import ProtocolError as ProtocolError
 
 #: The longest message a client may send, in bytes (UTF-8).
 MAX_MESSAGE_BYTES = 4096
@@ -71,14 +72,6 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 _CODE = re.compile(f"^[{CODE_ALPHABET}]{{{CODE_LENGTH}}}$")
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
-
-
-class ProtocolError(ValueError):
-    """A message the server refuses; ``str(exc)`` is shown to the player."""
-
-    def __init__(self, message: str, code: str = "bad-request") -> None:
-        super().__init__(message)
-        self.code = code
 
 
 @dataclass(frozen=True)
@@ -174,7 +167,7 @@ def clean_code(value: Any) -> str:
 
 def _seat(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
-        raise ProtocolError(_("seat must be a whole number from 0 to 3"))
+        raise ProtocolError(_("seat must be an index from 0 to 3 (seat 1 is index 0)"))
     return value
 
 
@@ -339,9 +332,12 @@ def parse_clock(value: Any) -> dict[str, float] | None:
 
 
 Checker = Callable[[Any], Any]
+#: One intent type's required and optional fields with their checkers.
+Schema = tuple[dict[str, Checker], dict[str, Checker]]
 
-#: Every intent type: its required and optional fields with their checkers.
-SCHEMA: dict[str, tuple[dict[str, Checker], dict[str, Checker]]] = {
+#: Every intent type: its required and optional fields with their checkers
+#: (what this process does with each, and where it goes: ``intents.ROUTES``).
+SCHEMA: dict[str, Schema] = {
     "create": (
         {"name": clean_name, "seats": lambda v: v, "rules": lambda v: v},
         {"clock": lambda v: v, "rated": _flag, "public": _flag},
@@ -393,7 +389,7 @@ def parse_intent(text: str | bytes) -> Intent:
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in SCHEMA:
         kind_shown = shown(kind) if isinstance(kind, str) and len(kind) <= 20 else "?"
-        raise ProtocolError(_("unknown message type {type!r}").format(type=kind_shown))
+        raise ProtocolError(_("unknown message type “{type}”").format(type=kind_shown))
     required, optional = SCHEMA[kind]
     extra = sorted(set(data) - {"type"} - set(required) - set(optional))
     if extra:

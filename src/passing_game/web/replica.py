@@ -7,22 +7,65 @@ the new state to its own clients.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from passing_game.moves import parse_move
-from passing_game.web.botplay import make_bot
-from passing_game.web.store import SeatRow, Timer
+from passing_game.match import Match
+from passing_game.moves import Move, parse_move
+from passing_game.web.outbox import Outbox
+from passing_game.web.seating import Seat, Seating
+from passing_game.web.store import AsyncStore, SeatRow, Timer
 
-if TYPE_CHECKING:
-    from passing_game.web.tables import Table
+
+class Followed(Protocol):
+    """What a replica reads of its table, and the table's own ``apply_*`` (the
+    leader's code) it changes the table with."""
+
+    @property
+    def code(self) -> str: ...
+
+    @property
+    def game(self) -> int: ...
+
+    @property
+    def seq(self) -> int: ...
+
+    @property
+    def match(self) -> Match: ...
+
+    @property
+    def seats(self) -> Sequence[Seat]: ...
+
+    #: Seat -> the other processes with a client there.
+    @property
+    def remote(self) -> dict[int, set[str]]: ...
+
+    #: The process that leads the table, as far as this one knows.
+    holder: str | None
+
+    @property
+    def lock(self) -> asyncio.Lock: ...
+
+    @property
+    def db(self) -> AsyncStore: ...
+
+    async def reload(self) -> None: ...
+
+    def apply_move(self, seq: int, move: Move, played_by: str | None) -> bool: ...
+
+    def apply_row(self, seat: Seat, row: SeatRow) -> None: ...
+
+    def apply_timer(self, timer: Timer | None) -> None: ...
 
 
 class Replica:
     """How one table follows its leader (``Cluster.emit`` on the leader's side)."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Followed, seating: Seating, outbox: Outbox) -> None:
         self.table = table
+        self.seating = seating
+        self.outbox = outbox
 
     def behind(self, game: int, seq: int, finished: bool) -> bool:
         """Whether the store (its current game, last move, finished) is ahead of this copy."""
@@ -51,9 +94,9 @@ class Replica:
                     self._apply_seats([SeatRow(*row) for row in event["seats"]])
                 if "timer" in event:
                     timer = event["timer"]
-                    t.timer = None if timer is None else Timer(*timer)
+                    t.apply_timer(None if timer is None else Timer(*timer))
             if "q" in event or "reset" in event:
-                t.outbox.broadcast()
+                self.outbox.broadcast()
 
     def _presence(self, event: dict[str, Any]) -> None:
         t = self.table
@@ -65,18 +108,14 @@ class Replica:
             procs.add(str(event["p"]))
         else:
             procs.discard(str(event["p"]))
-        t.seating.presence_changed()
+        self.seating.presence_changed()
 
     def apply_moves(self, moves: Sequence[Sequence[Any]]) -> None:
+        """The leader's stored moves, applied as the leader applied them."""
         t = self.table
         for seq, text, by in moves:
-            if int(seq) != t.seq + 1:
-                continue
-            result = t.match.play(parse_move(str(text)))
-            t.seq = int(seq)
-            t.played_by.append(by)
-            ended = result is not None and not t.match.is_over
-            t.round_moves = 0 if ended else t.round_moves + 1
+            if int(seq) == t.seq + 1:
+                t.apply_move(int(seq), parse_move(str(text)), by)
 
     def _apply_seats(self, rows: Sequence[SeatRow]) -> None:
         """New seats from the leader; clients whose seat is no longer theirs are told."""
@@ -84,12 +123,10 @@ class Replica:
         for row in rows:
             held = t.seats[row.seat]
             before = held.row
-            held.row = row
-            if row.kind == "bot" and before.kind != "bot":
-                t.bots[row.seat] = make_bot(held.bot_level, t.seed, row.seat)
+            t.apply_row(held, row)
             if (row.away == "left" and before.away != "left") or (
                 row.kind == "open" and before.kind == "human"
             ):
-                t.seating.send_away(held)
+                self.seating.send_away(held)
             elif row.token_hash != before.token_hash and before.kind == "human":
-                t.seating.refuse(held)
+                self.seating.refuse(held)

@@ -1,29 +1,22 @@
-"""The tables a server holds: people, bots, clocks, and who is told what.
+"""A table's runner: it feeds events to the pure authority and does the I/O.
 
-Everything that changes a table holds the table's lock (``Table.lock``)
-from its check to its broadcast, so two intents never interleave. While it
-is held the table waits for the database, in a worker thread
-(``AsyncStore``): the event loop goes on serving every other table. A bot's
-(or the hint adviser's) thinking also runs off the loop, in a thread or a
-worker process; its move is then checked against the table's move count
-before it is taken, exactly like a person's.
+The rules of a table (what an intent, a bot's move, the clock or a
+person's coming and going does) are decided by ``web/game/``'s ``step``
+and ``settle``, which touch nothing. This module carries their effects
+out, in the order the store demands (docs/DECISIONS.md P21, P41): check
+(``step``), store (and wait for the commit), apply, tell. Everything that
+changes a table holds the table's lock (``Table.lock``) from its check to
+its broadcast, so two events never interleave; while it is held the table
+waits for the database in a worker thread (``AsyncStore``) and the event
+loop goes on serving every other table.
 
-Order for every accepted move: check it against the rules, store it (with
-the table's next sequence number) and wait for the commit, apply it, and
-only then put the new frames on the clients' queues. A client's frames go
-out in order through its own queue, so a slow client never holds up a table.
-
-No table waits forever for anyone (docs/DECISIONS.md P26): a table may
-have a clock, whose deadline is stored so that a restart resumes it; when
-it runs out a bot makes that one move for the person. A seat whose person
-left, timed out twice in a row or stayed offline too long is played by a
-stand-in bot until the person is back. The round summary holds the bots for
-the people reading it, but only until its countdown ends.
-
-This module is the table's authority (its state, and the one way a move
-enters a game); the table's other jobs are its parts: ``seating`` (who sits
-where), ``clocks`` (the clock and the other timers), ``outbox`` (frames
-out), ``autoplay`` (bots and hints) and ``replica`` (following a leader).
+The table's other jobs are its parts: ``seating`` (its connections and
+seat tokens), ``outbox`` (frames out), ``autoplay`` (the one place a bot's
+move is chosen, off the event loop), ``replica`` (following a leader,
+through the same ``apply_*`` methods as the leader) and ``ratings`` (what
+it shows of its game's rating changes). Each names what it uses of the
+table in a ``Protocol`` of its own and never imports this module; the
+table, in turn, knows its process only as a ``Host``.
 """
 
 from __future__ import annotations
@@ -32,54 +25,70 @@ import asyncio
 import logging
 import secrets
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from passing_game.errors import PassingGameError
 from passing_game.i18n import _
-from passing_game.moves import DRAW, PASS, Move, parse_move
+from passing_game.moves import Move, parse_move
 from passing_game.records import dump_record
 from passing_game.rules import Rules
-from passing_game.web import frames, ratings
-from passing_game.web.autoplay import Autoplay
-from passing_game.web.botplay import make_bot
-from passing_game.web.clocks import Clocks
+from passing_game.web import frames
+from passing_game.web.autoplay import Autoplay, Thinker
+from passing_game.web.botplay import bot_choices, level_choices
 from passing_game.web.conn import Actor, Conn
 from passing_game.web.daily import daily_record, match_for
-from passing_game.web.outbox import Outbox
+from passing_game.web.game import events
+from passing_game.web.game import seats as seat_rules
+from passing_game.web.game import table as authority
+from passing_game.web.game.model import Clock, SeatRow, SeatState, TableState, Timer, Timing
+from passing_game.web.outbox import Outbox, Teller
 from passing_game.web.protocol import Intent, ProtocolError
+from passing_game.web.rating_model import Change, outcome_for
+from passing_game.web.rating_shown import RatingsShown
+from passing_game.web.ratings import rate_tx
 from passing_game.web.replica import Replica
-from passing_game.web.seating import Seat, Seating, seat_names
+from passing_game.web.seating import Seat, Seating, Usher
 from passing_game.web.store import AsyncStore, DuplicateMove, StoredTable, Tx
 
-if TYPE_CHECKING:
-    from passing_game.web.lobby import Lobby
+__all__ = ["Host", "Table", "Timing"]
 
 log = logging.getLogger("passing_game.web")
 
 
-@dataclass(frozen=True)
-class Timing:
-    """How long a table waits for people, in seconds (``passing-game serve`` options)."""
+class Host(Thinker, Usher, Teller, Protocol):
+    """What a table asks of its process (the lobby): the store, the timing, and
+    what its parts ask (``Thinker``, ``Usher``, ``Teller``)."""
 
-    #: A person offline this long, whose game goes on, is played by a stand-in.
-    offline_grace: float = 60.0
-    #: The round summary holds the table at most this long.
-    summary_wait: float = 45.0
-    #: A finished or empty table nobody watches leaves memory after this long.
-    idle_evict: float = 120.0
+    @property
+    def db(self) -> AsyncStore: ...
+
+    @property
+    def timing(self) -> Timing: ...
+
+
+@dataclass
+class _Done:
+    """What applying a step's effects did (for ``settle``)."""
+
+    round_ended: bool = False
+    finished: bool = False
+    stored: bool = False
+    broadcast: bool = False
+    urgent: bool = False
 
 
 class Table:
     """One table: its seats, its current game, its clock, its clients.
 
-    In the process that leads the table (``leader``) it is the authority:
-    every change is checked, stored and applied here, and the other
+    In the process that leads the table (``leader``) it is the authority's
+    runner: every event is checked, stored and applied here, and the other
     processes are told (``Cluster.emit``). Elsewhere it is a replica that
     only follows those events and serves its own clients' frames.
     """
 
-    def __init__(self, lobby: Lobby, stored: StoredTable) -> None:
+    def __init__(self, lobby: Host, stored: StoredTable) -> None:
         self.lobby = lobby
         self.code = stored.code
         self.state = 0
@@ -91,7 +100,7 @@ class Table:
         self.lagging_at: tuple[int, int] | None = None
         #: When the table last had a client or changed (``time.monotonic()``).
         self.touched = time.monotonic()
-        #: Held from a change's check to its broadcast (the store is awaited inside).
+        #: Held from an event's check to its broadcast (the store is awaited inside).
         self.lock = asyncio.Lock()
         self.cache = frames.FrameCache()
         #: The process that leads the table, as far as this one knows (replicas).
@@ -100,11 +109,12 @@ class Table:
         self.remote: dict[int, set[str]] = {}
         #: What changed since the other processes were last told (the leader's).
         self.changes: dict[str, Any] = {}
-        self.seating = Seating(self)
-        self.clocks = Clocks(self)
-        self.outbox = Outbox(self)
-        self.autoplay = Autoplay(self)
-        self.replica = Replica(self)
+        self._wake: asyncio.TimerHandle | None = None
+        self.ratings = RatingsShown(self, lobby.spawn, lambda: self.outbox.broadcast())
+        self.outbox = Outbox(self, lobby, self.ratings)
+        self.seating = Seating(self, self.outbox, lobby)
+        self.autoplay = Autoplay(self, lobby)
+        self.replica = Replica(self, self.seating, self.outbox)
         self.seats: list[Seat] = []
         self._load(stored)
         # After a restart nobody is connected yet: nobody is offline for long.
@@ -122,7 +132,8 @@ class Table:
             Seat(row, conns.get(row.seat, set()), since.get(row.seat)) for row in stored.seats
         ]
         self.creator = stored.creator
-        self.clock = stored.clock
+        given = stored.clock
+        self.clock = None if given is None else Clock(float(given["move"]), float(given["bank"]))
         self.rated = stored.rated
         self.public = stored.public
         self.origin = stored.origin
@@ -141,8 +152,6 @@ class Table:
         self.resigned: int | None = stored.resigned
         if self.resigned is not None and not self.match.is_over:
             self.match.resign(self.resigned)
-        #: Moves made in the current round (cheaper than copying its history).
-        self.round_moves = len(self.match.round.history)
 
     def _start_game(self, seed: int) -> None:
         self.seed = seed
@@ -150,7 +159,7 @@ class Table:
         self.match = match_for(self.origin, self.rules, seed)
         self.played_by = []
         self.resigned = None
-        self.bots = {s.seat: make_bot(s.bot_level, seed, s.seat) for s in self.seats}
+        self.autoplay.new_game()
 
     # -- reading -----------------------------------------------------------
 
@@ -172,40 +181,39 @@ class Table:
         """Play starts once every seat is taken."""
         return all(s.kind != "open" for s in self.seats)
 
-    @property
-    def results_count(self) -> int:
-        return len(self.match.results)
-
     def connected(self, seat: int) -> bool:
         """Whether a client sits at ``seat`` in this process or another."""
         return bool(self.seats[seat].conns) or bool(self.remote.get(seat))
 
-    def summary_open(self) -> bool:
-        """Whether the last round's summary holds the table (until its countdown ends)."""
-        return self.timer is not None and self.timer.kind == "summary" and not self.match.is_over
+    def snapshot(self) -> TableState:
+        """The table as the authority reads it, now."""
+        return TableState(
+            code=self.code,
+            rules=self.rules,
+            seats=tuple(
+                SeatState(s.row, self.connected(s.seat), s.offline_since) for s in self.seats
+            ),
+            match=self.match,
+            game=self.game,
+            seed=self.seed,
+            seq=self.seq,
+            timer=self.timer,
+            clock=self.clock,
+            creator=self.creator,
+            rated=self.rated,
+            origin=self.origin,
+            played_by=self.played_by,
+            resigned=self.resigned,
+            timing=self.timing,
+            thinking=self.autoplay.thinking_at(self.seq),
+        )
 
     def waiting(self) -> list[int]:
         """People still reading the last round's summary: the table waits for them."""
-        if not self.summary_open():
-            return []
-        done = self.results_count
-        return [
-            s.seat
-            for s in self.seats
-            if s.is_person and not s.stand_in and self.connected(s.seat) and s.row.seen < done
-        ]
-
-    @property
-    def paused(self) -> bool:
-        return bool(self.waiting())
+        return seat_rules.waiting(self.snapshot())
 
     def names(self) -> list[str]:
-        return seat_names([s.row for s in self.seats])
-
-    def round_played_by(self) -> list[str | None]:
-        """Who made each move of the current round, when not the seat's own player."""
-        n = len(self.match.round.moves)
-        return self.played_by[len(self.played_by) - n :] if n else []
+        return frames.seat_names([s.row for s in self.seats])
 
     def marks(self) -> dict[tuple[int, int], str]:
         """The record's marks: (round, move) of every auto-played or stand-in move."""
@@ -219,6 +227,14 @@ class Table:
                 at += 1
         return found
 
+    def record(self) -> str:
+        text = dump_record(self.match, names=self.names(), marks=self.marks())
+        return daily_record(text) if self.origin == "daily" else text
+
+    def detach(self, conn: Conn) -> None:
+        """``conn`` leaves this table (``conn.Place``)."""
+        self.seating.detach(conn)
+
     @property
     def has_clients(self) -> bool:
         return bool(self.spectators) or any(s.conns for s in self.seats)
@@ -227,8 +243,177 @@ class Table:
     def busy(self) -> bool:
         """Whether work is under way or due here (a table that is busy stays in memory)."""
         return (
-            self.autoplay.thinking or self.lock.locked() or self.clocks.armed or self.outbox.pending
+            self.autoplay.thinking
+            or self.lock.locked()
+            or self._wake is not None
+            or self.outbox.pending
         )
+
+    # -- events ------------------------------------------------------------
+
+    async def run(self, actor: Actor, intent: Intent, extra: dict[str, Any]) -> dict[str, Any]:
+        """Carry out a person's intent that changes the table (the leader only).
+
+        ``actor`` stands for the person's connection: its seat, its language,
+        and where errors and answers go; it may be in another process.
+        ``extra`` holds what that process made for the intent (token hashes).
+        Returns what the intent's process needs to finish (a seat taken).
+        """
+        fields: dict[str, Any] = {**intent.fields, **extra}
+        if intent.type == "hand_over":
+            fields["levels"], fields["shown"] = bot_choices(), level_choices()
+        seat = None if intent.type == "join" else actor.seat
+        event = events.Act(seat, intent.type, fields, seed=secrets.randbits(63))
+        return dict(await self.dispatch(event))
+
+    async def dispatch(self, event: events.Event) -> Mapping[str, Any]:
+        """One event through the authority, its effects carried out (the leader only)."""
+        async with self.lock:
+            return await self._dispatch(event)
+
+    async def _dispatch(self, event: events.Event) -> Mapping[str, Any]:
+        if not isinstance(event, events.Act) and not self.leader:
+            return {}
+        now = time.time()
+        found = authority.step(self.snapshot(), event, now)
+        done = _Done()
+        try:
+            await self._perform(found.effects, done)
+            more = authority.settle(
+                self.snapshot(), now, round_ended=done.round_ended, finished=done.finished
+            )
+            await self._perform(more, done)
+        except DuplicateMove:
+            # Another process stored this move number first (a lease that
+            # changed hands): this one catches up and drops its own.
+            log.warning(
+                "move %d was already stored elsewhere",
+                self.seq + 1,
+                extra={"table": self.code, "event": "duplicate-move"},
+            )
+            await self.reload()
+            # Caught up: the position's own timer and bots, from here.
+            await self._perform(authority.settle(self.snapshot(), time.time()), _Done())
+            self.outbox.broadcast()
+            if isinstance(event, events.Act):
+                raise ProtocolError(_("the table moved on; look again"), "stale") from None
+            return {}
+        if done.broadcast or done.stored:
+            self.outbox.broadcast(urgent=done.urgent or done.stored)
+        return found.reply
+
+    async def settle(self, *, finish: bool = False) -> None:
+        """What the position calls for now (after a restart, a new lead, a new
+        table): its timer, its bots, its wake-up; a finished game kept again."""
+        async with self.lock:
+            if not self.leader:
+                return
+            done = _Done()
+            effects = authority.settle(
+                self.snapshot(), time.time(), finished=finish and self.match.is_over
+            )
+            await self._perform(effects, done)
+            if done.stored:
+                self.outbox.broadcast()
+
+    async def _perform(self, effects: Sequence[events.Effect], done: _Done) -> None:
+        """Carry out effects in order: each stored one is stored, then applied."""
+        for effect in effects:
+            if isinstance(effect, events.AppendMove):
+                await self._append(effect, done)
+            elif isinstance(effect, events.SaveSeat):
+                await self.save_seat(self.seats[effect.seat], **effect.changes)
+                self._log_seat(effect)
+            elif isinstance(effect, events.SetTimer):
+                await self._set_timer(effect.timer)
+            elif isinstance(effect, events.Resign):
+                await self.db.resign(self.code, self.game, effect.seat)
+                self.match.resign(effect.seat)
+                self.resigned = effect.seat
+                done.finished = True
+            elif isinstance(effect, events.NewGame):
+                await self.db.start_game(self.code, effect.game, effect.seed)
+                self.game = effect.game
+                self._start_game(effect.seed)
+                self.changes["reset"] = 1
+            elif isinstance(effect, events.Finish):
+                await self.finish()
+            elif isinstance(effect, events.Think):
+                self.autoplay.think(effect)
+                continue
+            elif isinstance(effect, events.SendAway):
+                self.seating.send_away(self.seats[effect.seat], keep=effect.keep)
+                continue
+            elif isinstance(effect, events.Dismiss):
+                self.seating.dismiss(
+                    self.seats[effect.seat], effect.message, effect.code, effect.all
+                )
+                continue
+            elif isinstance(effect, events.Broadcast):
+                done.broadcast = True
+                done.urgent = done.urgent or effect.urgent
+                continue
+            elif isinstance(effect, events.Arm):
+                self.arm(effect.when)
+                continue
+            done.stored = True
+
+    def _log_seat(self, effect: events.SaveSeat) -> None:
+        """The seat changes an operator looks for in the log."""
+        changes, seat = effect.changes, effect.seat
+        away = changes.get("away", "")
+        if "invite_hash" in changes and changes.get("token_hash"):
+            message, event = "seat %d taken by invitation", "invite-used"
+        elif away == "offline":
+            message, event = "seat %d offline, a stand-in plays", "stand-in"
+        elif away == "paused":
+            message, event = "seat %d away, the game waits for its person", "paused"
+        else:
+            return
+        log.info(message, seat, extra={"table": self.code, "event": event})
+
+    async def _append(self, effect: events.AppendMove, done: _Done) -> None:
+        seat = self.match.round.to_move
+        assert seat is not None
+        held = self.seats[seat]
+        started = time.perf_counter()
+        try:
+            await self.db.append_move(
+                self.code, effect.seq, self.game, str(effect.move), effect.played_by
+            )
+        except DuplicateMove:
+            raise
+        except Exception:
+            self.lobby.metrics.store_error()
+            raise
+        log.debug(
+            "move %d %s", effect.seq, effect.move, extra={"table": self.code, "event": "move"}
+        )
+        by = effect.played_by or ("bot" if held.kind == "bot" else "person")
+        self.outbox.timed.append((started, by))
+        self.changes.setdefault("m", []).append([effect.seq, str(effect.move), effect.played_by])
+        result = self.apply_move(effect.seq, effect.move, effect.played_by)
+        done.finished = done.finished or self.match.is_over
+        done.round_ended = done.round_ended or (result and not self.match.is_over)
+
+    # -- applying (the leader after storing, a replica from the leader's event) --
+
+    def apply_move(self, seq: int, move: Move, played_by: str | None) -> bool:
+        """Play the stored move number ``seq``; whether it ended a round."""
+        result = self.match.play(move)
+        self.seq = seq
+        self.played_by.append(played_by)
+        return result is not None
+
+    def apply_row(self, seat: Seat, row: SeatRow) -> None:
+        """A seat's new stored row (its bot follows a change of who plays it)."""
+        before = seat.row
+        seat.row = row
+        if row.kind != before.kind or row.level != before.level:
+            self.autoplay.forget(seat.seat)
+
+    def apply_timer(self, timer: Timer | None) -> None:
+        self.timer = timer
 
     # -- the store ---------------------------------------------------------
 
@@ -236,111 +421,30 @@ class Table:
         """Store a seat's new row, then keep it (nothing changes here if the store fails)."""
         row = replace(seat.row, **changes)
         await self.db.update_seat(self.code, row)
-        seat.row = row
+        self.apply_row(seat, row)
         self.changes["seats"] = True
 
-    async def reload(self) -> None:
-        """Everything again from the store (a replica that fell behind, a new leader)."""
-        stored = await self.db.load_table(self.code)
-        if stored is None:  # pragma: no cover - tables are never deleted
-            return
-        self._load(stored)
-        self.remote = await self.lobby.cluster.present_elsewhere(self.code)
-        self.cache = frames.FrameCache()
-
-    def stop_leading(self) -> None:
-        """The lease went elsewhere: no more timers or bots here."""
-        self.clocks.stop()
-        self.autoplay.stop()
-
-    # -- moves -------------------------------------------------------------
-
-    async def accept(
-        self, seat: int, move: Move, *, at: int | None = None, played_by: str | None = None
-    ) -> bool:
-        """Check, store, apply, tell: the one way a move enters a game.
-
-        ``at`` is the move count a bot chose for: if the table has moved on
-        since (or this process no longer leads it), the move is dropped
-        (``False``) instead of refused.
-        ``played_by`` marks a move the seat's own player did not make.
-        """
-        async with self.lock:
-            if at is not None and (at != self.seq or not self.leader):
-                return False
-            try:
-                await self._accept(seat, move, played_by)
-            except DuplicateMove:
-                # Another process stored this move number first (a lease that
-                # changed hands): this one catches up and drops its own.
-                log.warning(
-                    "move %d was already stored elsewhere",
-                    self.seq + 1,
-                    extra={"table": self.code, "event": "duplicate-move"},
-                )
-                await self.reload()
-                self.outbox.broadcast()
-                if at is not None:
-                    return False
-                raise ProtocolError(_("the table moved on; look again"), "stale") from None
-            return True
-
-    async def _accept(self, seat: int, move: Move, played_by: str | None = None) -> None:
-        m = self.match
-        if m.is_over:
-            raise ProtocolError(_("the game is over"), "game-over")
-        if not self.started:
-            raise ProtocolError(_("the game starts when every seat is taken"), "not-started")
-        if self.paused:
-            raise ProtocolError(
-                _("the table waits while the round's result is read"), "summary-open"
-            )
-        if m.round.to_move != seat:
-            raise ProtocolError(_("it is not your turn"), "not-your-turn")
-        reason = m.round.why_illegal(move)
-        if reason is not None:
-            raise ProtocolError(reason, "illegal")
-        held = self.seats[seat]
-        started = time.perf_counter()
-        seat_changes = self.clocks.move_changes(held, played_by, time.time())
-        seq = self.seq + 1
-        # Stored (committed) before anything changes here or anybody hears of it.
+    async def _set_timer(self, timer: Timer | None) -> None:
         try:
-            await self.db.append_move(self.code, seq, self.game, str(move), played_by)
-        except DuplicateMove:
-            raise
+            await self.db.set_timer(self.code, timer)
         except Exception:
+            # What caused it is stored; a restart starts this timer afresh.
             self.lobby.metrics.store_error()
-            raise
-        log.debug("move %d %s", seq, move, extra={"table": self.code, "event": "move"})
-        self.outbox.timed.append(
-            (started, played_by or ("bot" if held.kind == "bot" else "person"))
-        )
-        self.seq = seq
-        self.played_by.append(played_by)
-        self.changes.setdefault("m", []).append([seq, str(move), played_by])
-        result = m.play(move)
-        self.round_moves = 0 if result is not None and not m.is_over else self.round_moves + 1
-        try:
-            if seat_changes:
-                await self.save_seat(held, **seat_changes)
-            if m.is_over:
-                await self.finish()
-            await self.clocks.update(round_ended=result is not None)
-        finally:
-            self.outbox.broadcast()
+            log.exception("the clock was not stored", extra={"table": self.code})
+        self.apply_timer(timer)
+        self.changes["timer"] = True
 
     async def finish(self) -> None:
         """Keep a finished game's record and, at a rated table, its ratings, in one
         transaction (issue 22); a failure is logged and mended on restart, which
         replays the game and finishes it again."""
         self.changes["reset"] = 1
-        outcome = ratings.outcome_for(self)
-        made: list[ratings.Change] = []
+        outcome = outcome_for(self.snapshot())
+        made: list[Change] = []
 
         def rate(tx: Tx) -> None:
             assert outcome is not None
-            made.extend(ratings.rate_tx(tx, self.code, self.game, outcome, time.time()))
+            made.extend(rate_tx(tx, self.code, self.game, outcome, time.time()))
 
         try:
             await self.db.finish_game(
@@ -351,146 +455,39 @@ class Table:
             log.exception("the finished game was not stored", extra={"table": self.code})
             return
         if outcome is not None:
-            ratings.remember(self, made, outcome.aborted)
+            self.ratings.remember(made, outcome.aborted)
 
-    def moved_seats(self) -> frozenset[int]:
-        """The seats whose own person made at least one move this game (not a bot
-        for them): a rated game in which some person did not is aborted."""
-        moved: set[int] = set()
-        at = 0
-        for rnd in self.match.rounds:
-            for turn in rnd.history:
-                if at < len(self.played_by) and self.played_by[at] is None:
-                    moved.add(turn.seat)
-                at += 1
-        return frozenset(moved)
-
-    def record(self) -> str:
-        text = dump_record(self.match, names=self.names(), marks=self.marks())
-        return daily_record(text) if self.origin == "daily" else text
-
-    def rematch_waiting(self) -> list[int]:
-        """The people whose yes a rematch still needs (issue 22: an offer that each
-        person accepts). At a rated table every person's; elsewhere a person a
-        stand-in plays for, or gone for the offline grace, is not waited for."""
-        now = time.time()
-        need = []
-        for held in self.seats:
-            if not held.is_person or held.row.rematch:
-                continue
-            if not self.rated and self.seating.gone_for_now(held, now):
-                continue
-            need.append(held.seat)
-        return need
-
-    async def rematch(self, seat: int) -> None:
-        """``seat`` offers (or accepts) a rematch; it starts once everyone needed said yes."""
-        if not self.match.is_over:
-            raise ProtocolError(_("a rematch starts once the game is over"), "not-over")
-        if self.origin == "daily":
-            raise ProtocolError(_("the daily deal is played once a day"), "daily-once")
-        held = self.seats[seat]
-        if not held.row.rematch:
-            await self.save_seat(held, rematch=True)
-        if self.rematch_waiting():
-            self.outbox.broadcast()
+    async def reload(self) -> None:
+        """Everything again from the store (a replica that fell behind, a new leader)."""
+        stored = await self.db.load_table(self.code)
+        if stored is None:  # pragma: no cover - tables are never deleted
             return
-        seed = secrets.randbits(63)
-        await self.db.start_game(self.code, self.game + 1, seed)
-        self.game += 1
-        for held in self.seats:
-            row = held.row
-            if held.is_person and (
-                row.bank is not None or row.seen or row.timeouts or row.rematch or row.hints
-            ):
-                await self.save_seat(held, bank=None, seen=0, timeouts=0, rematch=False, hints=0)
-        self._start_game(seed)
-        self.round_moves = 0
-        self.changes["reset"] = 1
-        await self.clocks.update()
-        self.outbox.broadcast()
+        self._load(stored)
+        self.remote = await self.lobby.cluster.present_elsewhere(self.code)
+        self.cache = frames.FrameCache()
 
-    async def take_hint(self, seat: int) -> None:
-        """A person asks for a hint (the advice itself is worked out where they are
-        connected, ``Autoplay.hint``). Never at a rated table or the daily deal (help
-        against a person, or on a deal everybody plays, is not fair); at a table
-        with other people, everybody sees how many hints each took (issue 22)."""
-        if self.rated:
-            raise ProtocolError(_("Hints are not given at rated tables."), "no-hints")
-        if self.origin == "daily":
-            raise ProtocolError(_("Hints are not given in the daily deal."), "no-hints")
-        m = self.match
-        if m.is_over or m.round.to_move != seat or not self.started:
-            raise ProtocolError(_("a hint is given on your turn"), "not-your-turn")
-        held = self.seats[seat]
-        if any(s.is_person for s in self.seats if s is not held):
-            await self.save_seat(held, hints=held.row.hints + 1)
-            self.outbox.broadcast()
+    # -- the wake-up -------------------------------------------------------
 
-    # -- a seated person's intents -------------------------------------------
+    def arm(self, when: float | None) -> None:
+        """Wake this table (a ``Tick``) at ``when`` (the leader only; one at a time)."""
+        self.stop_wake()
+        if when is None or self.lobby.closing or not self.leader:
+            return
+        delay = max(0.0, when - time.time())
+        self._wake = asyncio.get_running_loop().call_later(
+            delay + 0.01, lambda: self.lobby.spawn(self._on_time())
+        )
 
-    async def run(self, actor: Actor, intent: Intent, extra: dict[str, Any]) -> dict[str, Any]:
-        """Carry out a seated person's intent that changes the table (the leader only).
+    def stop_wake(self) -> None:
+        if self._wake is not None:
+            self._wake.cancel()
+            self._wake = None
 
-        ``actor`` stands for the person's connection: its seat, its language,
-        and where errors and answers go; it may be in another process.
-        ``extra`` holds what that process made for the intent (token hashes).
-        Returns what the intent's process needs to finish (a seat taken).
-        """
-        async with self.lock:
-            return await self._run(actor, intent, extra)
+    async def _on_time(self) -> None:
+        self._wake = None
+        await self.dispatch(events.Tick())
 
-    async def _run(self, actor: Actor, intent: Intent, extra: dict[str, Any]) -> dict[str, Any]:
-        kind = intent.type
-        seating = self.seating
-        if kind == "join":
-            user_id = extra.get("user_id")
-            name = extra.get("user_name") or intent["name"]
-            if extra.get("invite_hash"):
-                taken = await seating.claim_invite(
-                    extra["invite_hash"], name, extra["token_hash"], user_id
-                )
-            else:
-                taken = await seating.claim(intent.get("seat"), name, extra["token_hash"], user_id)
-            await self.clocks.update()
-            self.outbox.broadcast()
-            return {"seat": taken}
-        seat = actor.seat
-        if seat is None:
-            raise ProtocolError(_("spectators cannot play"), "spectator")
-        if kind == "continue":
-            await seating.read_summary(seat)
-        elif kind == "rematch":
-            await self.rematch(seat)
-        elif kind == "hint":
-            await self.take_hint(seat)
-        elif kind == "leave":
-            await seating.leave(seat)
-        elif kind == "back":
-            await seating.come_back(seat)
-        elif kind == "resign":
-            await seating.resign(seat)
-        elif kind == "invite":
-            await seating.invite(seat, intent["seat"], extra["invite_hash"])
-        elif kind == "hand_over":
-            await seating.hand_over(seat, intent["seat"], intent["level"])
-        else:
-            if self.seats[seat].stand_in:
-                raise ProtocolError(
-                    _("a stand-in plays for you: take your seat back first"), "stand-in"
-                )
-            if kind == "play":
-                move: Move = parse_move(intent["move"])
-            elif kind == "draw":
-                move = DRAW
-            elif kind == "pass":
-                move = PASS
-            else:  # pragma: no cover - the schema has no other types
-                raise ProtocolError(_("unknown message type {type!r}").format(type=kind))
-            try:
-                await self._accept(seat, move)
-            except DuplicateMove:
-                await self.reload()
-                self.outbox.broadcast()
-                raise ProtocolError(_("the table moved on; look again"), "stale") from None
-        return {}
+    def stop_leading(self) -> None:
+        """The lease went elsewhere: no more timers or bots here."""
+        self.stop_wake()
+        self.autoplay.stop()

@@ -154,15 +154,19 @@ PAGE_TEXTS: dict[str, str] = {
     # TRANSLATORS: before a seat's last move of the round, e.g. "Last move: pass".
     "Last move:": N_("Last move:"),
     "Last moves": N_("Last moves"),
-    # TRANSLATORS: a seat's last move, after "Last move:" or a name; a noun phrase.
+    # The last.* phrases fill three slots: after "Last move:" on your own seat card, after
+    # "Last move:" on the others' cards, and after a seat's name in the recent moves, where
+    # your own seat is named "You". So each is a noun phrase that fits every person.
+    # TRANSLATORS: any seat's last move, after "Last move:" or a name, "You" included: a noun
+    # phrase, not a verb, e.g. gl "pase".
     "last.pass": N_("passed"),
-    # TRANSLATORS: a seat's last move, after "Last move:" or a name; a noun phrase.
+    # TRANSLATORS: another seat's last move, after "Last move:" or its name: a noun phrase.
     "last.draw": N_("drew a tile"),
-    # TRANSLATORS: your own last move, after "Last move:"; {tile} is like [2|3].
+    # TRANSLATORS: your own last move, after "Last move:" or "You"; {tile} is like [2|3].
     "last.drawn": N_("drew {tile}"),
-    # TRANSLATORS: a seat's last move, after "Last move:" or a name; {tile} is like [3|5].
+    # TRANSLATORS: any seat's last move, after "Last move:" or a name; {tile} is like [3|5].
     "last.left": N_("{tile} on the left"),
-    # TRANSLATORS: a seat's last move, after "Last move:" or a name; {tile} is like [3|5].
+    # TRANSLATORS: any seat's last move, after "Last move:" or a name; {tile} is like [3|5].
     "last.right": N_("{tile} on the right"),
     # TRANSLATORS: the round's first tile, after "Last move:" or a name; {tile} is like [3|5].
     "last.lead": N_("{tile} to lead"),
@@ -172,6 +176,28 @@ PAGE_TEXTS: dict[str, str] = {
     "(stand-in)": N_("(stand-in)"),
     "Stand-in bot playing": N_("Stand-in bot playing"),
     "left the table": N_("left the table"),
+    # TRANSLATORS: a person's seat status when the game waits for them (nobody else is a person).
+    "away: the game waits": N_("away: the game waits"),
+    # TRANSLATORS: a seat's clock while it is not running, e.g. "0:20 a move, 0:40 in the bank".
+    "{move} a move, {bank} in the bank": N_("{move} a move, {bank} in the bank"),
+    "The game is adjourned.": N_("The game is adjourned."),
+    "It waits for you: nothing is played until you are back.": N_(
+        "It waits for you: nothing is played until you are back."
+    ),
+    "Resume the game": N_("Resume the game"),
+    # TRANSLATORS: {name} is the person's name, as on their seat.
+    "The game is adjourned until {name} is back.": N_(
+        "The game is adjourned until {name} is back."
+    ),
+    "Are you still there?": N_("Are you still there?"),
+    "Your move time is spent. When your bank runs out too, the game is adjourned until you are back.": N_(  # noqa: E501
+        "Your move time is spent. When your bank runs out too, the game is adjourned until you"
+        " are back."
+    ),
+    "The game is adjourned and waits for you: the table's link, or the lobby, brings you back to it.": N_(  # noqa: E501
+        "The game is adjourned and waits for you: the table's link, or the lobby, brings you"
+        " back to it."
+    ),
     "ran out of time": N_("ran out of time"),
     "invited, not here yet": N_("invited, not here yet"),
     # TRANSLATORS: on a running clock once the time for the move is used up.

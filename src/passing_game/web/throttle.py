@@ -14,10 +14,11 @@ name or address in clear.
 ``take`` counts one attempt against several keys at once, atomically on
 both databases and across server processes: each key's row is inserted if
 missing, then locked by a no-op update (in one order, so that two requests
-never deadlock), read, and only if every key may go on are all of them
-counted; otherwise nothing is counted and the longest wait is returned.
-Two processes taking the same key at once therefore take turns at its row:
-a burst of guesses is checked exactly ``free`` times, never more.
+never deadlock), read (``store.attempts.lock_attempts``), and only if every
+key may go on are all of them counted; otherwise nothing is counted and
+the longest wait is returned. Two processes taking the same key at once
+therefore take turns at its row: a burst of guesses is checked exactly
+``free`` times, never more.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from passing_game.i18n import ngettext
-from passing_game.web.store import Tx
+from passing_game.web.store import Tx, attempts
 
 
 @dataclass(frozen=True)
@@ -93,44 +94,30 @@ def take(tx: Tx, keys: Sequence[tuple[str, Policy]], now: float) -> float:
     """Count one attempt against every key, or none: 0 when it may go on, else
     the seconds to wait (the longest of the keys')."""
     chosen = sorted(dict(keys).items())
-    rows: dict[str, tuple[int, float, float]] = {}
-    for key, _policy in chosen:
-        tx.run(
-            "INSERT INTO web_attempts (key, since, count, last) VALUES (?, ?, 0, ?)"
-            " ON CONFLICT (key) DO NOTHING",
-            (key, now, now),
-        )
-        # A no-op write takes the row's lock (PostgreSQL): another process
-        # counting this key waits here, then reads what this one wrote.
-        tx.run("UPDATE web_attempts SET count = count WHERE key = ?", (key,))
-        row = tx.one("SELECT count, last, since FROM web_attempts WHERE key = ?", (key,))
-        rows[key] = (int(row[0]), float(row[1]), float(row[2])) if row else (0, now, now)
+    rows = {key: attempts.lock_attempts(tx, key, now) for key, _policy in chosen}
     wait = max((p.wait(rows[k][0], rows[k][1], now) for k, p in chosen), default=0.0)
     if wait > 0:
         return wait
     for key, policy in chosen:
         count, last, since = rows[key]
         counted = policy.counted(count, last, now)
-        tx.run(
-            "UPDATE web_attempts SET count = ?, last = ?, since = ? WHERE key = ?",
-            (counted, now, now if counted == 1 else since, key),
-        )
+        attempts.set_attempts(tx, key, counted, now, now if counted == 1 else since)
     return 0.0
 
 
 def give_back(tx: Tx, key: str) -> None:
     """An attempt that turned out right is not counted against ``key``."""
-    tx.run("UPDATE web_attempts SET count = count - 1 WHERE key = ? AND count > 0", (key,))
+    attempts.give_back(tx, key)
 
 
 def clear(tx: Tx, key: str) -> None:
     """``key`` starts again from nothing (the right password for its own pair)."""
-    tx.run("DELETE FROM web_attempts WHERE key = ?", (key,))
+    attempts.clear(tx, key)
 
 
 def forget_old(tx: Tx, now: float, older_than: float = 86400.0 * 2) -> None:
     """Rows quiet for longer than every policy's reset are of no use."""
-    tx.run("DELETE FROM web_attempts WHERE last < ?", (now - older_than,))
+    attempts.forget_before(tx, now - older_than)
 
 
 def minutes(wait: float) -> int:

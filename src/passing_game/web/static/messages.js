@@ -61,7 +61,12 @@ export function receive(msg) {
         notify(t("The next round has started."), "info");
       }
     }
-    if (msg.summary && !seenSummary(msg)) S.summaryOpen = true;
+    // The summary opens by itself for whom the table waits (summary_due), or
+    // when a round ends in front of this page; a person arriving or coming
+    // back mid-round sees the round, and the last result is one click away.
+    const endedHere = before && before.table === msg.table && before.game === msg.game
+      && msg.pad.length > before.pad.length;
+    if (msg.summary && (msg.summary_due || endedHere) && !seenSummary(msg)) S.summaryOpen = true;
     if (msg.over) S.summaryOpen = true;
     announce(before, msg);
     render();

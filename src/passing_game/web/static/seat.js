@@ -68,14 +68,18 @@ function seatClock(frame, seat) {
   }
   const bank = (clock.banks || [])[seat];
   if (bank === undefined || bank === null) return null;
-  return h("span", { class: "clock idle", title: t("Time bank"), "aria-label": nt("{n} second left in the bank", Math.ceil(bank)) },
-    icon("clock"), h("span", { class: "time", text: Countdown.mmss(bank * 1000) }));
+  // Not running: the time a move has first, then the bank (P41).
+  return h("span", { class: "clock idle", title: t("Time bank"),
+      "aria-label": t("{move} a move, {bank} in the bank", { move: Countdown.mmss(clock.move * 1000), bank: Countdown.mmss(bank * 1000) }) },
+    icon("clock"), h("span", { class: "time", text: Countdown.mmss(clock.move * 1000) }),
+    h("span", { class: "bank-left", "aria-hidden": "true", text: "+" + Countdown.mmss(bank * 1000) }));
 }
 
 export function seatStatus(s) {
   if (s.you && !S.wsOpen) return t("offline");
   if (s.standin) return t("Stand-in bot playing");
   if (s.away === "left") return t("left the table");
+  if (s.away === "paused") return t("away: the game waits");
   if (s.away === "timeout") return t("ran out of time");
   if (s.away === "invited") return t("invited, not here yet");
   if (s.away === "offline") return t("offline");
@@ -149,7 +153,7 @@ export function renderSeat(frame, seat) {
       h("span", { class: "score", text: t("{n} pts", { n: score }) }),
       hintsTaken(frame, s)),
     s.standin ? h("div", { class: "standin-note" }, icon("robot"), h("span", { text: t("Stand-in bot playing") })) : null,
-    s.you && (s.standin || s.away) ? h("button", { type: "button", class: "primary small", id: "back-button", "data-key": "back",
+    s.you && frame.can_come_back ? h("button", { type: "button", class: "primary small", id: "back-button", "data-key": "back",
       onclick: () => act({ type: "back" }) }, t("Take my seat back")) : null,
     h("div", { class: "last-move" + (last ? "" : " none") },
       h("span", { class: "label", text: t("Last move:") }),

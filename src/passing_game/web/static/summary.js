@@ -77,7 +77,7 @@ export function renderSummary(frame) {
     }
   }
   let resigned = null;
-  if (frame.over && frame.resigned !== null && frame.resigned !== undefined) {
+  if (frame.over && frame.resigned !== null && frame.resigned !== undefined && !(sum && sum.reason === "resigned")) {
     resigned = h("p", { class: "resigned", text: frame.resigned === frame.you ? t("You resigned.") : t("{name} resigned.", { name: frame.seats[frame.resigned].name }) });
   }
   return dialogBox({
@@ -91,7 +91,7 @@ export function renderSummary(frame) {
         sum.train.map(([a, b]) => domino(a, b, { across: a !== b, small: true }))) : null,
       sum ? h("h3", { text: t("Hands revealed") }) : null,
       sum ? h("ul", { class: "reveals" }, hands) : null,
-      sum ? h("p", { class: "locked-line" }, h("span", { text: t("Locked in the boneyard, never drawn:") + " " }),
+      sum && sum.locked.length ? h("p", { class: "locked-line" }, h("span", { text: t("Locked in the boneyard, never drawn:") + " " }),
         sum.locked.map((tile) => { const [a, b] = tileParts(tile); return domino(a, b, { small: true, across: true }); })) : null,
       sum ? h("div", { class: "scoring" }, sum.lines.map((line) => h("p", { text: line }))) : null,
       accountRatings(frame),

@@ -73,6 +73,37 @@ function renderLog(frame) {
 }
 
 
+let stillThere = 0;
+
+// The game waits for a person alone with bots (P41): adjourned until they are
+// back; before that, once their move time is spent, "are you still there?".
+function waitBanner(frame) {
+  const me = frame.you;
+  if (frame.over) return null;
+  if (frame.adjourned !== null && frame.adjourned !== undefined) {
+    if (frame.adjourned === me) {
+      return h("div", { class: "wait-banner", id: "adjourned-banner", role: "status" },
+        h("strong", { text: t("The game is adjourned.") }),
+        h("span", { text: t("It waits for you: nothing is played until you are back.") }),
+        h("button", { type: "button", class: "primary small", id: "resume-button", "data-key": "back", onclick: () => act({ type: "back" }) }, t("Resume the game")));
+    }
+    return h("div", { class: "wait-banner", id: "adjourned-banner", role: "status" },
+      h("strong", { text: t("The game is adjourned until {name} is back.", { name: frame.seats[frame.adjourned].name }) }));
+  }
+  const clock = frame.clock;
+  if (!frame.adjourns || !clock || clock.seat !== me || clock.move_ms === null || clock.move_ms === undefined) return null;
+  const spent = (frame.at || performance.now()) + clock.move_ms;
+  if (performance.now() < spent) {
+    // Not yet: draw again when the move time is spent (one wake-up at a time).
+    clearTimeout(stillThere);
+    stillThere = setTimeout(changed, spent - performance.now() + 50);
+    return null;
+  }
+  return h("div", { class: "wait-banner", id: "still-there", role: "alert" },
+    h("strong", { text: t("Are you still there?") }),
+    h("span", { text: t("Your move time is spent. When your bank runs out too, the game is adjourned until you are back.") }));
+}
+
 function offlineBanner() {
   if (online()) return null;
   const nudged = performance.now() - S.nudgeAt < 1000;
@@ -175,6 +206,7 @@ export function renderTable() {
   return h("div", { class: "table-page" },
     top,
     offlineBanner(),
+    waitBanner(frame),
     h("main", { class: "table-grid" },
       h("div", { class: "play" }, opponents, status, invite, board, renderRecent(frame), mine),
       side),

@@ -1,0 +1,252 @@
+"""The schema: every table of the web, one migration step per version.
+
+A database records the last step it took (``web_schema``); a store takes the
+steps its database lacks when it opens (``migrate``), under a lock (SQLite's
+write lock, a PostgreSQL advisory lock), so that a database of an older
+release upgrades itself and servers started together never race. A
+database newer than the program is refused.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from passing_game.web.store.rows import StoreError
+
+if TYPE_CHECKING:
+    from passing_game.web.store.tx import Tx
+
+#: The schema, one step per version: a database records the last step it
+#: took (``web_schema``) and takes the later ones at open, under a lock, so
+#: that servers started together on an empty database never race. Version 1
+#: is the schema of the first release; an older database upgrades itself.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        """CREATE TABLE IF NOT EXISTS web_tables (
+            code TEXT PRIMARY KEY,
+            created DOUBLE PRECISION NOT NULL,
+            rules TEXT NOT NULL,
+            game INTEGER NOT NULL
+        )""",
+        """CREATE TABLE IF NOT EXISTS web_seats (
+            code TEXT NOT NULL REFERENCES web_tables (code),
+            seat INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            name TEXT NOT NULL,
+            level TEXT,
+            token_hash TEXT,
+            PRIMARY KEY (code, seat)
+        )""",
+        """CREATE TABLE IF NOT EXISTS web_games (
+            code TEXT NOT NULL REFERENCES web_tables (code),
+            game INTEGER NOT NULL,
+            seed BIGINT NOT NULL,
+            first_seq INTEGER NOT NULL,
+            finished INTEGER NOT NULL DEFAULT 0,
+            record TEXT,
+            PRIMARY KEY (code, game)
+        )""",
+        """CREATE TABLE IF NOT EXISTS web_moves (
+            code TEXT NOT NULL REFERENCES web_tables (code),
+            seq INTEGER NOT NULL,
+            game INTEGER NOT NULL,
+            move TEXT NOT NULL,
+            PRIMARY KEY (code, seq)
+        )""",
+    ),
+    # Version 2 (issue 11): who created a table, its clock and its one
+    # running timer (a turn's deadline or the round summary's countdown);
+    # per seat the time bank, timeouts in a row, why a stand-in plays it,
+    # a pending invitation and the last round summary read; per move who
+    # made it when not the seat's own player; a resignation per game.
+    (
+        "ALTER TABLE web_tables ADD COLUMN creator INTEGER",
+        "ALTER TABLE web_tables ADD COLUMN clock TEXT",
+        "ALTER TABLE web_tables ADD COLUMN timer_kind TEXT",
+        "ALTER TABLE web_tables ADD COLUMN timer_seq INTEGER",
+        "ALTER TABLE web_tables ADD COLUMN timer_seat INTEGER",
+        "ALTER TABLE web_tables ADD COLUMN timer_start DOUBLE PRECISION",
+        "ALTER TABLE web_tables ADD COLUMN timer_end DOUBLE PRECISION",
+        "ALTER TABLE web_seats ADD COLUMN bank DOUBLE PRECISION",
+        "ALTER TABLE web_seats ADD COLUMN timeouts INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE web_seats ADD COLUMN away TEXT",
+        "ALTER TABLE web_seats ADD COLUMN invite_hash TEXT",
+        "ALTER TABLE web_seats ADD COLUMN seen INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE web_moves ADD COLUMN played_by TEXT",
+        "ALTER TABLE web_games ADD COLUMN resigned INTEGER",
+    ),
+    # Version 3 (issue 12): several server processes on one database. Each
+    # process says it is alive (``web_processes``); the one that leads a
+    # table holds its lease until ``expires``; which seats have a client
+    # connected to which process (``web_presence``).
+    (
+        """CREATE TABLE IF NOT EXISTS web_processes (
+            id TEXT PRIMARY KEY,
+            started DOUBLE PRECISION NOT NULL,
+            heartbeat DOUBLE PRECISION NOT NULL
+        )""",
+        """CREATE TABLE IF NOT EXISTS web_leases (
+            code TEXT PRIMARY KEY REFERENCES web_tables (code),
+            holder TEXT NOT NULL,
+            expires DOUBLE PRECISION NOT NULL
+        )""",
+        """CREATE TABLE IF NOT EXISTS web_presence (
+            code TEXT NOT NULL REFERENCES web_tables (code),
+            seat INTEGER NOT NULL,
+            process TEXT NOT NULL,
+            conns INTEGER NOT NULL,
+            PRIMARY KEY (code, seat, process)
+        )""",
+    ),
+    # Version 4 (issue 13): accounts and their sessions, sign-in attempts for
+    # the rate limits, seats held by accounts, rated and public tables,
+    # ratings and their changes, the quick-play queue, the daily deal, the
+    # moderators' log, and analyses kept per record.
+    (
+        """CREATE TABLE IF NOT EXISTS web_users (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            name_key TEXT NOT NULL UNIQUE,
+            password_hash TEXT,
+            created DOUBLE PRECISION NOT NULL,
+            suspended INTEGER NOT NULL DEFAULT 0,
+            deleted INTEGER NOT NULL DEFAULT 0
+        )""",
+        """CREATE TABLE IF NOT EXISTS web_sessions (
+            id_hash TEXT PRIMARY KEY,
+            user_id TEXT NOT NULL REFERENCES web_users (id),
+            created DOUBLE PRECISION NOT NULL,
+            expires DOUBLE PRECISION NOT NULL
+        )""",
+        """CREATE TABLE IF NOT EXISTS web_attempts (
+            key TEXT PRIMARY KEY,
+            since DOUBLE PRECISION NOT NULL,
+            count INTEGER NOT NULL
+        )""",
+        "ALTER TABLE web_seats ADD COLUMN user_id TEXT",
+        "ALTER TABLE web_tables ADD COLUMN rated INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE web_tables ADD COLUMN public INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE web_tables ADD COLUMN origin TEXT",
+        """CREATE TABLE IF NOT EXISTS web_ratings (
+            user_id TEXT NOT NULL REFERENCES web_users (id),
+            pool TEXT NOT NULL,
+            mu DOUBLE PRECISION NOT NULL,
+            sigma DOUBLE PRECISION NOT NULL,
+            games INTEGER NOT NULL DEFAULT 0,
+            updated DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (user_id, pool)
+        )""",
+        """CREATE TABLE IF NOT EXISTS web_rating_changes (
+            code TEXT NOT NULL,
+            game INTEGER NOT NULL,
+            user_id TEXT NOT NULL,
+            pool TEXT NOT NULL,
+            mu_before DOUBLE PRECISION NOT NULL,
+            sigma_before DOUBLE PRECISION NOT NULL,
+            mu_after DOUBLE PRECISION NOT NULL,
+            sigma_after DOUBLE PRECISION NOT NULL,
+            at DOUBLE PRECISION NOT NULL,
+            removed INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (code, game, user_id)
+        )""",
+        """CREATE TABLE IF NOT EXISTS web_queue (
+            ticket TEXT PRIMARY KEY,
+            players INTEGER NOT NULL,
+            rated INTEGER NOT NULL,
+            user_id TEXT,
+            name TEXT NOT NULL,
+            token_hash TEXT NOT NULL,
+            since DOUBLE PRECISION NOT NULL,
+            seen DOUBLE PRECISION NOT NULL,
+            code TEXT,
+            seat INTEGER
+        )""",
+        """CREATE TABLE IF NOT EXISTS web_daily (
+            day TEXT NOT NULL,
+            user_id TEXT NOT NULL REFERENCES web_users (id),
+            code TEXT NOT NULL,
+            started DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (day, user_id)
+        )""",
+        """CREATE TABLE IF NOT EXISTS web_admin_log (
+            at DOUBLE PRECISION NOT NULL,
+            actor TEXT NOT NULL,
+            action TEXT NOT NULL,
+            target TEXT NOT NULL,
+            reason TEXT NOT NULL
+        )""",
+        """CREATE TABLE IF NOT EXISTS web_analyses (
+            record_hash TEXT NOT NULL,
+            seat INTEGER NOT NULL,
+            result TEXT NOT NULL,
+            created DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (record_hash, seat)
+        )""",
+    ),
+    # Version 5 (issue 22): accounts, sessions and ratings that hold under
+    # attack. Sign-in throttling keeps when the last attempt came; an
+    # account's known devices; a user name's look-alike key and the address
+    # an account was made from (hashed); whether a finished game was rated
+    # or aborted, in the transaction that keeps its record; per seat the
+    # hints taken and a rematch accepted; the daily deal per person (name
+    # and address, hashed); the site's own settings (the daily deal's
+    # secret when the environment gives none).
+    (
+        "ALTER TABLE web_attempts ADD COLUMN last DOUBLE PRECISION NOT NULL DEFAULT 0",
+        """CREATE TABLE IF NOT EXISTS web_devices (
+            user_id TEXT NOT NULL REFERENCES web_users (id),
+            device_hash TEXT NOT NULL,
+            seen DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (user_id, device_hash)
+        )""",
+        "ALTER TABLE web_users ADD COLUMN name_skeleton TEXT",
+        "ALTER TABLE web_users ADD COLUMN address_hash TEXT",
+        "CREATE INDEX IF NOT EXISTS web_users_skeleton ON web_users (name_skeleton)",
+        "ALTER TABLE web_games ADD COLUMN rating TEXT",
+        "ALTER TABLE web_seats ADD COLUMN hints INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE web_seats ADD COLUMN rematch INTEGER NOT NULL DEFAULT 0",
+        "CREATE INDEX IF NOT EXISTS web_seats_user ON web_seats (user_id)",
+        "ALTER TABLE web_daily ADD COLUMN name_hash TEXT",
+        "ALTER TABLE web_daily ADD COLUMN address_hash TEXT",
+        """CREATE TABLE IF NOT EXISTS web_settings (
+            name TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        )""",
+    ),
+)
+
+#: The schema version this code reads and writes.
+SCHEMA_VERSION = len(MIGRATIONS)
+
+#: The advisory lock key under which a PostgreSQL schema is migrated.
+SCHEMA_LOCK = 0x7061_7373  # "pass"
+
+
+def schema_version(tx: Tx) -> int:
+    """The version the database is at (0: empty), its version table made if missing."""
+    tx.execute("CREATE TABLE IF NOT EXISTS web_schema (version INTEGER NOT NULL)")
+    row = tx.one("SELECT MAX(version) FROM web_schema")
+    if row is not None and row[0] is not None:
+        return int(row[0])
+    # A database of the first release has its tables but no version yet.
+    return 1 if tx.has_table("web_tables") else 0
+
+
+def migrate(tx: Tx) -> None:
+    """Bring the schema to ``SCHEMA_VERSION``, one migration step at a time."""
+    tx.lock(SCHEMA_LOCK)
+    version = schema_version(tx)
+    if version > SCHEMA_VERSION:
+        raise StoreError(
+            f"the database has schema version {version}; this program knows"
+            f" up to {SCHEMA_VERSION}: upgrade passing-game"
+        )
+    for step in range(version, SCHEMA_VERSION):
+        for statement in MIGRATIONS[step]:
+            tx.execute(statement)
+    if version != SCHEMA_VERSION:
+        tx.run("DELETE FROM web_schema")
+        tx.run("INSERT INTO web_schema (version) VALUES (?)", (SCHEMA_VERSION,))
+
+
+__all__ = ["MIGRATIONS", "SCHEMA_LOCK", "SCHEMA_VERSION", "migrate", "schema_version"]
