@@ -194,9 +194,8 @@ PAGE_TEXTS: dict[str, str] = {
         "Your move time is spent. When your bank runs out too, the game is adjourned until you"
         " are back."
     ),
-    "The game is adjourned and waits for you: the table's link, or the lobby, brings you back to it.": N_(  # noqa: E501
-        "The game is adjourned and waits for you: the table's link, or the lobby, brings you"
-        " back to it."
+    "The game is adjourned and waits for you: the table's link brings you back to it.": N_(
+        "The game is adjourned and waits for you: the table's link brings you back to it."
     ),
     "ran out of time": N_("ran out of time"),
     "invited, not here yet": N_("invited, not here yet"),

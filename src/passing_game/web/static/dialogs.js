@@ -51,7 +51,7 @@ export function askLeave() {
     text: !frame.started
       ? t("Your seat opens for someone else.")
       : frame.alone
-        ? t("The game is adjourned and waits for you: the table's link, or the lobby, brings you back to it.")
+        ? t("The game is adjourned and waits for you: the table's link brings you back to it.")
         : t("A stand-in bot plays for you, and the others are told. The table's link brings you back."),
     yes: t("Leave the table"),
     action: () => {

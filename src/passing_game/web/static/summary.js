@@ -93,7 +93,7 @@ export function renderSummary(frame) {
       sum ? h("ul", { class: "reveals" }, hands) : null,
       sum && sum.locked.length ? h("p", { class: "locked-line" }, h("span", { text: t("Locked in the boneyard, never drawn:") + " " }),
         sum.locked.map((tile) => { const [a, b] = tileParts(tile); return domino(a, b, { small: true, across: true }); })) : null,
-      sum ? h("div", { class: "scoring" }, sum.lines.map((line) => h("p", { text: line }))) : null,
+      sum && sum.lines.length ? h("div", { class: "scoring" }, sum.lines.map((line) => h("p", { text: line }))) : null,
       accountRatings(frame),
       rematchNote,
       renderPad(frame),
