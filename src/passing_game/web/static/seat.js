@@ -153,7 +153,7 @@ export function renderSeat(frame, seat) {
       h("span", { class: "score", text: t("{n} pts", { n: score }) }),
       hintsTaken(frame, s)),
     s.standin ? h("div", { class: "standin-note" }, icon("robot"), h("span", { text: t("Stand-in bot playing") })) : null,
-    s.you && frame.can_come_back ? h("button", { type: "button", class: "primary small", id: "back-button", "data-key": "back",
+    s.you && frame.can_come_back && s.away !== "paused" ? h("button", { type: "button", class: "primary small", id: "back-button", "data-key": "back",
       onclick: () => act({ type: "back" }) }, t("Take my seat back")) : null,
     h("div", { class: "last-move" + (last ? "" : " none") },
       h("span", { class: "label", text: t("Last move:") }),
