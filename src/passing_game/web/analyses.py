@@ -190,7 +190,7 @@ class Analyst:
     def close(self) -> None:
         self._threads.shutdown(wait=False, cancel_futures=True)
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            workers.stop(self._pool)
 
 
 _ANALYST: Analyst | None = None

@@ -463,7 +463,7 @@ class Lobby:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            await asyncio.to_thread(workers.stop, self._pool)
         # Writes already handed to the store finish (and commit) before it closes.
         await asyncio.to_thread(self.db.shutdown)
         self.hashing.close()

@@ -37,3 +37,10 @@ def watch_parent(parent: int) -> None:
         os._exit(0)
 
     threading.Thread(target=watch, name="watch-server", daemon=True).start()
+
+
+def stop(workers: ProcessPoolExecutor) -> None:
+    """Stop a pool cleanly: nothing new starts, a running call finishes, the
+    workers exit and their queues are released (a pool left behind without
+    this makes the interpreter warn of leaked semaphores at exit). Blocks."""
+    workers.shutdown(wait=True, cancel_futures=True)
