@@ -24,6 +24,7 @@ from passing_game.web.cluster import Cluster
 from passing_game.web.conn import Conn
 from passing_game.web.game import events
 from passing_game.web.game import table as authority
+from passing_game.web.game.model import RowFacts
 from passing_game.web.outbox import Outbox
 from passing_game.web.protocol import ProtocolError
 from passing_game.web.store import AsyncStore, SeatRow, hash_token
@@ -32,31 +33,13 @@ log = logging.getLogger("passing_game.web")
 
 
 @dataclass
-class Seat:
+class Seat(RowFacts):
     """A seat at a table, as the server holds it: its stored row and its connections."""
 
     row: SeatRow
     conns: set[Conn] = field(default_factory=set)
     #: When the person's last connection closed (``time.time()``), while none is open.
     offline_since: float | None = None
-
-    @property
-    def seat(self) -> int:
-        return self.row.seat
-
-    @property
-    def kind(self) -> str:
-        return self.row.kind
-
-    @property
-    def is_person(self) -> bool:
-        return self.row.kind == "human"
-
-    @property
-    def stand_in(self) -> bool:
-        """Whether a stand-in bot plays this person's seat now (not while the
-        table waits for them: ``paused``, P41)."""
-        return self.is_person and self.row.away is not None and self.row.away != "paused"
 
     @property
     def bot_level(self) -> str:

@@ -90,15 +90,11 @@ class Clock:
     bank: float
 
 
-@dataclass(frozen=True)
-class SeatState:
-    """A seat as the authority reads it: its row and whether its person is here."""
+class RowFacts:
+    """What a seat's row says of it: shared by the authority's ``SeatState`` and
+    the runner's ``seating.Seat``."""
 
     row: SeatRow
-    #: A client sits here, in this process or another.
-    online: bool = False
-    #: When the person's last client went (``None`` while one is connected).
-    offline_since: float | None = None
 
     @property
     def seat(self) -> int:
@@ -121,6 +117,17 @@ class SeatState:
     def paused(self) -> bool:
         """Whether the table waits for this person (P41: nobody else is a person)."""
         return self.is_person and self.row.away == "paused"
+
+
+@dataclass(frozen=True)
+class SeatState(RowFacts):
+    """A seat as the authority reads it: its row and whether its person is here."""
+
+    row: SeatRow
+    #: A client sits here, in this process or another.
+    online: bool = False
+    #: When the person's last client went (``None`` while one is connected).
+    offline_since: float | None = None
 
 
 @dataclass(frozen=True)
