@@ -262,7 +262,7 @@ def test_bot_workers_end_with_a_killed_server(workdir: Path) -> None:
     )
     try:
         ana = Client(port)
-        ana.send(type="create", name="Ana", seats=["you", "easy"], rules={"players": 2})
+        ana.send(type="create", name="Ana", seats=["you", "hard"], rules={"players": 2})
         ana.until("joined")
         deadline = time.monotonic() + 60
         workers: set[int] = set()

@@ -32,6 +32,7 @@ from passing_game.web.conn import Actor, Conn, Relay
 from passing_game.web.daily import site_secret
 from passing_game.web.game.events import Suspend
 from passing_game.web.observe import Metrics
+from passing_game.web.offloop import Threads
 from passing_game.web.passwords import Hashing
 from passing_game.web.pgcluster import cluster_for
 from passing_game.web.protocol import (
@@ -96,6 +97,8 @@ class Lobby:
             on_resume=self.on_resume,
         )
         self._pool: ProcessPoolExecutor | None = None
+        #: The quick bots' choices: off the event loop, one hop each (``offloop``).
+        self._bot_threads = Threads(2, "bots")
         self.tables: dict[str, Table] = {}
         self.closing = False
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -118,8 +121,8 @@ class Lobby:
 
         Processes keep a searching bot from holding the event loop's interpreter.
         """
-        if self.bot_workers <= 0 or level in FAST_BOTS:
-            return await asyncio.to_thread(bot.choose, view)
+        if self.bot_workers <= 0 or bot.name in FAST_BOTS:  # a level names its bot
+            return await self._bot_threads.run(bot.choose, view)
         if self._pool is None:
             self._pool = workers.pool(self.bot_workers)
         loop = asyncio.get_running_loop()
@@ -464,6 +467,7 @@ class Lobby:
                 await task
         if self._pool is not None:
             await asyncio.to_thread(workers.stop, self._pool)
+        await asyncio.to_thread(self._bot_threads.shutdown)
         # Writes already handed to the store finish (and commit) before it closes.
         await asyncio.to_thread(self.db.shutdown)
         self.hashing.close()

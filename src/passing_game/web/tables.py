@@ -263,7 +263,9 @@ class Table:
         if intent.type == "hand_over":
             fields["levels"], fields["shown"] = bot_choices(), level_choices()
         seat = None if intent.type == "join" else actor.seat
-        event = events.Act(seat, intent.type, fields, seed=secrets.randbits(63))
+        # Fresh randomness costs a system call: drawn only for an intent that deals.
+        deal = intent.type in authority.DEALING
+        event = events.Act(seat, intent.type, fields, seed=secrets.randbits(63) if deal else 0)
         return dict(await self.dispatch(event))
 
     async def dispatch(self, event: events.Event) -> Mapping[str, Any]:

@@ -65,6 +65,9 @@ def bot_level(row: SeatRow) -> str:
 
 # -- the authority --------------------------------------------------------------
 
+#: The intents that may deal a new game: only they need fresh randomness (``Act.seed``).
+DEALING = frozenset({"rematch"})
+
 
 def step(state: TableState, event: Event, now: float) -> Step:
     """What ``event`` does to the table at ``now``; ``ProtocolError`` refuses it."""

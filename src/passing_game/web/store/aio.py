@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
-import functools
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal, ParamSpec, TypeVar
 
+from passing_game.web.offloop import Threads
 from passing_game.web.store.db import Store
 from passing_game.web.store.rows import NewTable, SeatRow, StoredTable, Timer
 from passing_game.web.store.tx import Tx
@@ -27,14 +25,11 @@ class AsyncStore:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._threads = ThreadPoolExecutor(
-            max_workers=max(1, store.workers), thread_name_prefix="store"
-        )
+        self._threads = Threads(store.workers, "store")
 
     async def run(self, fn: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
         """Any of the store's methods, in a worker thread: ``await db.run(store.ping)``."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._threads, functools.partial(fn, *args, **kwargs))
+        return await self._threads.run(fn, *args, **kwargs)
 
     _call = run
 
@@ -80,7 +75,7 @@ class AsyncStore:
 
     def shutdown(self) -> None:
         """Wait for the calls in flight (every write they hold is committed), then stop."""
-        self._threads.shutdown(wait=True)
+        self._threads.shutdown()
 
 
 __all__ = ["AsyncStore"]
