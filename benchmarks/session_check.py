@@ -19,7 +19,7 @@ import time
 import uuid
 from pathlib import Path
 
-from passing_game.web.accounts import Accounts, hash_secret
+from passing_game.web.accounts.flows import Accounts, hash_secret
 from passing_game.web.store import NewTable, SeatRow, open_store
 
 CALLS = 3000

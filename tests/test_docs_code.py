@@ -4,7 +4,7 @@
 docs/ARCHITECTURE.md lists, in backticks, what carries a decision out:
 modules (``web.daily``), names in them (``match.Match.resign``, ``Round.view``),
 names relative to the last module or class named (``legal_moves`` after
-``passing_game.legality.plays``, ``Table.on_time`` after ``web.tables.Table``),
+``passing_game.legality.plays``, ``Table.on_time`` after ``web.table.runner.Table``),
 names in parentheses looked up in what comes before them (``web.daily``
 (``daily_seed``)), and files (``_kernel.c``, ``web/static/i18n.js``,
 ``tests/test_records.py``; a C or JavaScript name in parentheses after one
@@ -566,7 +566,7 @@ def test_prose_pointer_resolves(doc: Path) -> None:
         ("Round.view(seat)", "name"),
         ("words.tile_text", "name"),
         ("bots.kernel.F_*", "name"),
-        ("src/passing_game/web/app.py", "path"),
+        ("src/passing_game/web/http/app.py", "path"),
         ("web/static/app.js", "path"),
         ("bench/peers.py:53", "path"),
         ("tests/test_core_imports.py::test_no_cycle_among_core_modules", "path"),

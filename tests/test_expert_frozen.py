@@ -117,7 +117,7 @@ def test_refuses_every_option_but_seed() -> None:
 
 def test_not_a_level_in_the_web_or_terminal_choices() -> None:
     from passing_game.terminal.game import fair_bot_names
-    from passing_game.web.botplay import bot_choices, level_choices
+    from passing_game.web.table.botplay import bot_choices, level_choices
 
     assert NAME not in level_choices()
     assert NAME not in bot_choices()

@@ -28,9 +28,9 @@ pytest.importorskip("argon2")
 
 from starlette.testclient import TestClient
 
-from passing_game.web import passwords, throttle
-from passing_game.web.accounts import CSRF_COOKIE, DEVICE_COOKIE, csrf_for
-from passing_game.web.app import create_app
+from passing_game.web.accounts import passwords, throttle
+from passing_game.web.accounts.flows import CSRF_COOKIE, DEVICE_COOKIE, csrf_for
+from passing_game.web.http.app import create_app
 from passing_game.web.store import SqliteStore
 from site_helpers import ADDRESS_HEADER, PASSWORD, Site, addressed
 from web_helpers import time_limit

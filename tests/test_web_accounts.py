@@ -23,13 +23,13 @@ pytest.importorskip("argon2")
 
 from starlette.testclient import TestClient
 
-from passing_game.web.accounts import (
+from passing_game.web.accounts.flows import (
     ATTEMPTS_PER_ACCOUNT,
     CSRF_COOKIE,
     SESSION_COOKIE,
     name_key,
 )
-from passing_game.web.app import create_app
+from passing_game.web.http.app import create_app
 from passing_game.web.store import SqliteStore
 from web_helpers import Player, time_limit
 
@@ -124,7 +124,7 @@ def test_sign_in_attempts_are_limited_per_account(client: TestClient) -> None:
 
 def test_sign_in_attempts_are_limited_per_address(client: TestClient) -> None:
     """Issue 13, security: one address trying many names is stopped too."""
-    from passing_game.web.accounts import ATTEMPTS_PER_ADDRESS
+    from passing_game.web.accounts.flows import ATTEMPTS_PER_ADDRESS
 
     codes = [
         post(client, "/api/account/signin", {"name": f"name{i}", "password": "x" * 12}).status_code

@@ -21,8 +21,8 @@ from click.testing import CliRunner, Result
 
 from passing_game.cli import main
 from passing_game.rules import Rules
-from passing_game.web.accounts import AccountError, Accounts
-from passing_game.web.ratings import display, leaderboard, outcome_of, rate_game
+from passing_game.web.accounts.flows import AccountError, Accounts
+from passing_game.web.ratings.service import display, leaderboard, outcome_of, rate_game
 from passing_game.web.store import SeatRow, Store, open_store
 from web_helpers import blocking, service_missing
 

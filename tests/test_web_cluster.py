@@ -191,8 +191,8 @@ def test_two_leaders_never_store_one_move_twice(pg_url: str) -> None:
     run its bots with no delay. Each move number is stored once, the stored
     game replays, and the losing writer saw its move refused."""
     from passing_game import Match, Rules, parse_move
-    from passing_game.web.cluster import Solo
     from passing_game.web.lobby import Lobby
+    from passing_game.web.server.cluster import Solo
     from passing_game.web.store import NewTable, SeatRow, open_store
 
     async def race() -> tuple[list[str], int]:
@@ -304,7 +304,7 @@ def test_a_lease_claimed_during_a_heartbeat_stays_led() -> None:
     renewed by every heartbeat, and no bot ever moving at it)."""
     import threading
 
-    from passing_game.web.pgcluster import PgCluster
+    from passing_game.web.server.pgcluster import PgCluster
     from passing_game.web.store import AsyncStore, NewTable, PostgresStore, SeatRow
 
     answered, claimed = threading.Event(), threading.Event()
@@ -355,10 +355,10 @@ def test_a_replica_that_missed_an_event_catches_up_from_the_store(tmp_path: Path
     their turn). A tick finds the store ahead; at the next one, still behind
     at the same move, the replica reloads and the person's screen shows it."""
     from passing_game import Rules
-    from passing_game.web.cluster import Solo
-    from passing_game.web.conn import Conn
     from passing_game.web.lobby import Lobby
+    from passing_game.web.server.cluster import Solo
     from passing_game.web.store import NewTable, SeatRow, open_store
+    from passing_game.web.table.conn import Conn
 
     class Replica(Solo):
         """Another process leads every table; its events are lost on the way."""
@@ -406,7 +406,7 @@ def test_a_replica_that_missed_an_event_catches_up_from_the_store(tmp_path: Path
 def test_a_late_heartbeat_sets_the_paused_tables_going() -> None:
     """While the leases are unsure (a heartbeat later than the lease allows),
     ``leads`` says no and bots stop; the next heartbeat names the tables to go on."""
-    from passing_game.web.pgcluster import PgCluster
+    from passing_game.web.server.pgcluster import PgCluster
     from passing_game.web.store import AsyncStore, NewTable, PostgresStore, SeatRow
 
     resumed: list[set[str]] = []

@@ -250,7 +250,7 @@ def test_p41_a_finished_game_offers_no_seat_back() -> None:
 
 
 def test_p41_a_resigned_game_is_finished_and_its_summary_is_of_its_end() -> None:
-    from passing_game.web import frames
+    from passing_game.web.table import frames
 
     state = table(("human", "human"))
     done = authority.step(state, events.Act(0, "resign"), NOW)
@@ -275,7 +275,7 @@ def test_p41_a_resigned_game_is_finished_and_its_summary_is_of_its_end() -> None
 
 
 def test_p41_a_round_ending_move_credits_the_stand_in_in_the_summary() -> None:
-    from passing_game.web import frames
+    from passing_game.web.table import frames
     from passing_game.words import Seats
 
     match = Match(Rules(players=2, target=500), 3)

@@ -32,8 +32,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from passing_game import load_record
 from passing_game.cli import main as cli_main
-from passing_game.web.addresses import AddressLimits
-from passing_game.web.app import create_app
+from passing_game.web.http.addresses import AddressLimits
+from passing_game.web.http.app import create_app
 from passing_game.web.store import SqliteStore
 from web_helpers import Player, create, free_port, require_module, time_limit
 

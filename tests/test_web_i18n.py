@@ -26,17 +26,17 @@ from starlette.testclient import TestClient
 
 from passing_game import i18n
 from passing_game.i18n import LANGUAGES, _, using_language
-from passing_game.web import frames
-from passing_game.web.app import create_app
-from passing_game.web.i18n import (
+from passing_game.web.http.app import create_app
+from passing_game.web.http.i18n import (
     COOKIE,
     PAGE_PLURALS,
     negotiate,
     parse_accept_language,
     render_rules,
 )
+from passing_game.web.http.texts import PAGE_TEXTS
 from passing_game.web.store import SqliteStore
-from passing_game.web.texts import PAGE_TEXTS
+from passing_game.web.table import frames
 from web_helpers import Player, create, time_limit
 
 STATIC = Path(__file__).parent.parent / "src" / "passing_game" / "web" / "static"

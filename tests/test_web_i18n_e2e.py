@@ -29,7 +29,7 @@ require_module("playwright")
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
 from passing_game.i18n import _, plural_forms, using_language  # noqa: E402
-from passing_game.web.texts import PAGE_TEXTS  # noqa: E402
+from passing_game.web.http.texts import PAGE_TEXTS  # noqa: E402
 
 ACCEPT = {"en": "en-GB,en;q=0.9", "gl": "gl-ES,gl;q=0.9,es;q=0.5", "hr": "en-US,en;q=0.9"}
 

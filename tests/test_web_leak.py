@@ -32,7 +32,7 @@ from starlette.testclient import TestClient
 
 from passing_game import Match, Rules, load_record, parse_move
 from passing_game.tiles import TILES
-from passing_game.web.app import create_app
+from passing_game.web.http.app import create_app
 from passing_game.web.store import SqliteStore
 from web_helpers import TILE_TEXT, Player, time_limit
 
@@ -219,7 +219,7 @@ def play_table(client: TestClient, seats: list[str], rules: dict[str, Any], seed
 
 def test_the_check_catches_a_leak(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """The checker itself: a server that lets one hidden tile slip is caught."""
-    from passing_game.web import frames
+    from passing_game.web.table import frames
 
     real = frames.state_frame
 

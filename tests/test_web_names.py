@@ -1,4 +1,4 @@
-"""Names checked for look-alikes: passing_game.web.names (issue 22).
+"""Names checked for look-alikes: passing_game.web.accounts.names (issue 22).
 
 Pure functions: no server, no store, no Starlette (the file is still marked
 ``web`` by the checkout's conftest, as every ``test_web_*`` is).
@@ -13,9 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from passing_game.i18n import LANGUAGES, _, using_language
-from passing_game.web import names
-from passing_game.web.frames import BOT_NAMES, DELETED_NAME, LEVEL_WORDS
-from passing_game.web.names import NameRefused, check, is_reserved, normalize, skeleton
+from passing_game.web.accounts import names
+from passing_game.web.accounts.names import NameRefused, check, is_reserved, normalize, skeleton
+from passing_game.web.table.frames import BOT_NAMES, DELETED_NAME, LEVEL_WORDS
 
 #: Any text, lone surrogates included (a JSON string may carry them).
 ANY_TEXT = st.text(st.one_of(st.characters(), st.characters(categories=["Cs"])), max_size=40)

@@ -36,8 +36,8 @@ from click.testing import CliRunner
 from starlette.testclient import TestClient
 
 from passing_game.cli import main as cli_main
-from passing_game.web.app import create_app
-from passing_game.web.observe import (
+from passing_game.web.http.app import create_app
+from passing_game.web.server.observe import (
     MOVERS,
     REDACTED,
     Health,

@@ -6,10 +6,34 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
 
 import pytest
 
 from passing_game.web.offloop import Threads
+
+_T = TypeVar("_T")
+
+
+def run(main: Callable[[], Coroutine[Any, Any, _T]]) -> _T:
+    """``run(main)`` on a thread of its own: other tests (the browser's)
+    may leave an event loop running on this one."""
+    found: list[_T] = []
+    failed: list[BaseException] = []
+
+    def go() -> None:
+        try:
+            found.append(asyncio.run(main()))
+        except BaseException as exc:
+            failed.append(exc)
+
+    thread = threading.Thread(target=go)
+    thread.start()
+    thread.join()
+    if failed:
+        raise failed[0]
+    return found[0]
 
 
 def test_calls_run_in_another_thread_in_order() -> None:
@@ -24,7 +48,7 @@ def test_calls_run_in_another_thread_in_order() -> None:
         return list(await asyncio.gather(*(threads.run(note, i) for i in range(50))))
 
     try:
-        assert asyncio.run(main()) == [i * i for i in range(50)]
+        assert run(main) == [i * i for i in range(50)]
     finally:
         threads.shutdown()
     assert [i for i, _name in seen] == list(range(50))
@@ -43,7 +67,7 @@ def test_an_exception_reaches_the_caller_and_the_thread_goes_on() -> None:
         return await threads.run(int, "7")
 
     try:
-        assert asyncio.run(main()) == 7
+        assert run(main) == 7
     finally:
         threads.shutdown()
 
@@ -66,7 +90,7 @@ def test_a_cancelled_caller_leaves_the_call_to_finish() -> None:
         return await threads.run(str, "after")
 
     try:
-        assert asyncio.run(main()) == "after"
+        assert run(main) == "after"
     finally:
         threads.shutdown()
     assert done.is_set()  # the write the caller gave up on was still made
@@ -86,12 +110,11 @@ def test_shutdown_finishes_the_queued_calls_then_refuses_new_ones() -> None:
         calls.extend(asyncio.ensure_future(threads.run(work, i)) for i in range(6))
         await asyncio.sleep(0)
 
-    loop = asyncio.new_event_loop()
-    try:
-        loop.run_until_complete(start())
+    async def main() -> None:
+        await start()
         threads.shutdown()  # the six calls were queued: all of them run
         assert sorted(finished) == list(range(6))
         with pytest.raises(RuntimeError, match="shut down"):
-            loop.run_until_complete(threads.run(work, 7))
-    finally:
-        loop.close()
+            await threads.run(work, 7)
+
+    run(main)

@@ -5,6 +5,7 @@ back. In process, over a real SQLite store, with short clocks."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,9 +17,9 @@ pytest.importorskip("starlette.testclient")
 
 from starlette.testclient import TestClient
 
-from passing_game.web.app import create_app
+from passing_game.web.http.app import create_app
 from passing_game.web.store import SqliteStore
-from passing_game.web.tables import Timing
+from passing_game.web.table.runner import Timing
 from web_helpers import Player, time_limit
 
 FAST = Timing(offline_grace=1.0, summary_wait=30.0, idle_evict=30.0)
@@ -202,3 +203,77 @@ def test_p41_a_finished_game_offers_no_seat_back(client: TestClient) -> None:
     assert not mine["can_come_back"], "no 'Take my seat back' on a finished game"
     ws_b.__exit__(None, None, None)
     ws_a.__exit__(None, None, None)
+
+
+# -- under attack: stray, repeated and racing intents around a pause ---------
+
+
+def test_p41_a_back_when_nobody_is_away_changes_nothing(client: TestClient) -> None:
+    """A stray ``back`` (nobody adjourned, nobody stood in for) is a no-op."""
+    ws, ana, _joined = create(client, ["you", "greedy"])
+    turn = state(ana, lambda f: f["started"] and f["round"]["legal"])
+    moves = len(turn["round"]["history"])
+    ana.send(type="back")
+    ana.send(type="back")
+    ana.act(turn["round"]["legal"][0])
+    after = state(ana, lambda f: len(f["round"]["history"]) > moves)
+    assert after["round"]["history"][moves]["seat"] == 0, "Ana's own move, not a bot's"
+    assert not any(t.get("auto") for t in after["round"]["history"])
+    assert after["seats"][0]["away"] is None and after["adjourned"] is None
+    ws.__exit__(None, None, None)
+
+
+def test_p41_a_move_sent_while_adjourned_resumes_the_game_and_counts_once(
+    client: TestClient,
+) -> None:
+    """The person the table waits for moves at once, twice over: the first
+    move resumes the game and is played; the copy is refused as out of turn."""
+    ws, ana, _joined = create(client, ["you", "greedy"], clock={"move": 2, "bank": 1})
+    adjourned = state(ana, lambda f: f["adjourned"] == 0 and f["round"]["to_move"] == 0)
+    moves = len(adjourned["round"]["history"])
+    legal = adjourned["round"]["legal"]
+    assert legal, "the adjourned person may move (their move is their way back)"
+    # A tile, if she has one that fits: its copy can never be played again
+    # (a second draw could be a new turn's own).
+    move = next((m for m in legal if m not in ("draw", "pass")), legal[0])
+    ana.act(move)
+    ana.act(move)
+    played = state(ana, lambda f: len(f["round"]["history"]) > moves)
+    assert played["adjourned"] is None and played["seats"][0]["away"] is None
+    assert played["round"]["history"][moves]["seat"] == 0
+    assert "auto" not in played["round"]["history"][moves]
+    if move in ("draw", "pass"):
+        ws.__exit__(None, None, None)
+        return
+    refused = ana.until(lambda f: f["type"] == "error")
+    assert refused["code"] in ("not-your-turn", "illegal"), refused
+    assert ana.state is not None
+    ours = [t for t in ana.state["round"]["history"][moves:] if t["seat"] == 0]
+    assert len(ours) == 1, "the copy was not played"
+    ws.__exit__(None, None, None)
+
+
+def test_p41_leaving_as_the_clock_runs_out_adjourns_without_a_bot_move(
+    client: TestClient,
+) -> None:
+    """Ana leaves just as her turn's time ends: whichever comes first (her
+    leave or the clock), the game is adjourned, nothing is played for her and
+    her bank is what it was when she comes back."""
+    ws, ana, joined = create(client, ["you", "greedy"], clock={"move": 2, "bank": 1})
+    code, token = joined["table"], joined["token"]
+    turn = state(ana, lambda f: f["clock"]["seat"] == 0)
+    bank = turn["clock"]["banks"][0]
+    moves = len(turn["round"]["history"])
+    time.sleep(max(0.0, turn["clock"]["remaining_ms"] / 1000 - 0.02))
+    ana.send(type="leave")
+    ana.until(lambda f: f["type"] == "left")
+    ws.__exit__(None, None, None)
+    ws, ana, _ = seated(client, type="resume", code=code, seat=0, token=token)
+    back = state(ana, lambda f: True)
+    assert back["adjourned"] == 0, "the game waits for Ana"
+    assert len(back["round"]["history"]) == moves, "nothing was played for her"
+    assert back["clock"]["banks"][0] == bank, "an adjourned turn does not spend the bank"
+    ana.send(type="back")
+    going = state(ana, lambda f: f["adjourned"] is None)
+    assert going["clock"]["seat"] == 0 and going["round"]["legal"]
+    ws.__exit__(None, None, None)

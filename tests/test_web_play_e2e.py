@@ -51,8 +51,8 @@ from browser_helpers import (  # noqa: E402
     wait_for_turn_or_summary,
     watch_errors,
 )
-from passing_game.web.i18n import PAGE_PLURALS  # noqa: E402
-from passing_game.web.texts import PAGE_TEXTS  # noqa: E402
+from passing_game.web.http.i18n import PAGE_PLURALS  # noqa: E402
+from passing_game.web.http.texts import PAGE_TEXTS  # noqa: E402
 
 STATIC = Path(__file__).parent.parent / "src" / "passing_game" / "web" / "static"
 PHONES = [(390, 844), (360, 640)]

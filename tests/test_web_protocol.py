@@ -21,9 +21,9 @@ pytest.importorskip("starlette.testclient")  # needs httpx2 (or httpx)
 from starlette.testclient import TestClient
 
 from passing_game import load_record
-from passing_game.web.app import create_app
+from passing_game.web.http.app import create_app
+from passing_game.web.http.texts import PAGE_TEXTS
 from passing_game.web.store import SqliteStore
-from passing_game.web.texts import PAGE_TEXTS
 from web_helpers import TILE_TEXT, Player, create, time_limit
 
 STATIC = Path(__file__).parent.parent / "src" / "passing_game" / "web" / "static"

@@ -36,8 +36,8 @@ pytest.importorskip("argon2")
 from starlette.testclient import TestClient
 
 from passing_game.web import daily
-from passing_game.web.accounts import SESSION_COOKIE, hash_secret
-from passing_game.web.app import create_app
+from passing_game.web.accounts.flows import SESSION_COOKIE, hash_secret
+from passing_game.web.http.app import create_app
 from passing_game.web.store import SqliteStore
 from test_web_quickplay import PASSWORD, account, joined, queue_rows, socket
 from web_helpers import Player, time_limit

@@ -31,10 +31,10 @@ from starlette.testclient import TestClient
 
 from passing_game import Match
 from passing_game.records import load_record
-from passing_game.web import quickplay
-from passing_game.web.accounts import SESSION_COOKIE
-from passing_game.web.app import create_app
+from passing_game.web.accounts.flows import SESSION_COOKIE
 from passing_game.web.daily import DAILY_ROUNDS, daily_rules, daily_seed, today
+from passing_game.web.http.app import create_app
+from passing_game.web.quickplay import service as quickplay
 from passing_game.web.store import SqliteStore
 from web_helpers import Player, time_limit
 
@@ -485,7 +485,7 @@ def test_every_text_quickplay_js_uses_is_in_the_catalog(client: TestClient) -> N
     import re
 
     got = client.get("/api/i18n").json()
-    static = Path(quickplay.__file__).parent / "static"
+    static = Path(quickplay.__file__).parent.parent / "static"
     script = (static / "quickplay.js").read_text()
     plain = set(re.findall(r'(?<![\w.])t\("((?:[^"\\]|\\.)*)"', script))
     counted = set(re.findall(r'(?<![\w.])nt\("((?:[^"\\]|\\.)*)"', script))

@@ -28,7 +28,7 @@ pytest.importorskip("openskill")
 
 from starlette.testclient import TestClient
 
-from passing_game.web.app import create_app
+from passing_game.web.http.app import create_app
 from passing_game.web.store import SqliteStore, open_store
 from site_helpers import PASSWORD, Site, addressed
 from web_helpers import time_limit

@@ -24,11 +24,12 @@ pytest.importorskip("openskill")
 from starlette.testclient import TestClient
 
 from passing_game.rules import Rules
-from passing_game.web import admin, ratings
-from passing_game.web.accounts import Accounts
-from passing_game.web.app import create_app
+from passing_game.web import admin
+from passing_game.web.accounts.flows import Accounts
 from passing_game.web.history import games_of
-from passing_game.web.ratings import (
+from passing_game.web.http.app import create_app
+from passing_game.web.ratings import service as ratings
+from passing_game.web.ratings.service import (
     MU,
     SIGMA,
     Outcome,

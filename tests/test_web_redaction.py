@@ -29,7 +29,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("prometheus_client")
 pytest.importorskip("pythonjsonlogger")
 
-from passing_game.web.observe import (
+from passing_game.web.server.observe import (
     REDACTED,
     JsonLogFormatter,
     RedactSecrets,

@@ -253,7 +253,7 @@ def _alive(pid: int) -> bool:
 def test_bot_workers_end_with_a_killed_server(workdir: Path) -> None:
     """Issue 23: a server's bot worker processes end when it is killed with
     SIGKILL (no shutdown runs then): they watch their server
-    (``web.workers.watch_parent``) instead of staying behind as orphans."""
+    (``web.server.workers.watch_parent``) instead of staying behind as orphans."""
     import time
 
     port = free_port()

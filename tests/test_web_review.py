@@ -1,4 +1,4 @@
-"""Replay and analysis over HTTP, in process (issue 13, items 6 and 7; web/review.py).
+"""Replay and analysis over HTTP, in process (issue 13, items 6 and 7; web/review/api.py).
 
 - a table's finished game comes as steps replayed by the engine; a game
   that goes on, and a table that does not exist, get the same 404 and
@@ -30,8 +30,9 @@ from analysis_helpers import expert_record
 from passing_game import Match, Rules, load_record
 from passing_game.bots import analysis as an
 from passing_game.records import dump_record
-from passing_game.web import analyses, review
-from passing_game.web.app import create_app
+from passing_game.web.http.app import create_app
+from passing_game.web.review import analyses
+from passing_game.web.review import api as review
 from passing_game.web.store import PostgresStore, SqliteStore, Store
 from web_helpers import PG_URL, TILE_TEXT, Player, create, pg_schema, time_limit
 

@@ -1,4 +1,4 @@
-"""Replay and analysis against a hostile client (issue 22, "also measured"; web/review.py).
+"""Replay and analysis against a hostile client (issue 22, "also measured"; web/review/api.py).
 
 - every hostile body (too deep, not JSON, lone surrogates, huge numbers,
   wrong types, too large) gets a 4xx with a sentence, never a 500;
@@ -29,9 +29,9 @@ from passing_game import Match, Rules, records, steps
 from passing_game.bots import analysis as an
 from passing_game.bots import make
 from passing_game.records import dump_record
-from passing_game.web import replay as replays
-from passing_game.web import review
-from passing_game.web.app import create_app
+from passing_game.web.http.app import create_app
+from passing_game.web.review import api as review
+from passing_game.web.review import replay as replays
 from passing_game.web.store import SqliteStore
 from site_helpers import addressed
 from test_web_review import csrf, tables

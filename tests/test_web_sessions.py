@@ -24,9 +24,9 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from passing_game.web import admin
-from passing_game.web.accounts import SESSION_COOKIE, hash_secret
-from passing_game.web.app import create_app
-from passing_game.web.sessions import SWEEP_SECONDS
+from passing_game.web.accounts.flows import SESSION_COOKIE, hash_secret
+from passing_game.web.accounts.sessions import SWEEP_SECONDS
+from passing_game.web.http.app import create_app
 from passing_game.web.store import SqliteStore, open_store
 from site_helpers import PASSWORD, Site, addressed
 from web_helpers import Player, time_limit
@@ -211,7 +211,7 @@ def test_a_session_ended_on_one_process_closes_its_socket_on_the_other(
 def test_the_socket_frame_is_json_the_page_reads() -> None:
     """The ``signed_out`` frame's words exist in every language (the page shows them)."""
     from passing_game.i18n import LANGUAGES, _, using_language
-    from passing_game.web.accounts import ENDED_WORDS
+    from passing_game.web.accounts.flows import ENDED_WORDS
 
     for language in LANGUAGES:
         with using_language(language):

@@ -156,7 +156,7 @@ def test_no_feature_holds_sql_or_reaches_into_the_store() -> None:
     private method of the store, names a dialect's class or imports a driver
     (it asks the store: ``Store.is_integrity_error``, ``Store.shared``, ``Tx.lock``)."""
     modules = feature_modules()
-    assert len(modules) > 20 and any(p.name == "quickplay.py" for p in modules)
+    assert len(modules) > 20 and any(p.name == "matching.py" for p in modules)
     found = [leak for path in modules for leak in leaks(path)]
     assert not found, "\n".join(found)
 

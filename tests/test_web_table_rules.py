@@ -24,10 +24,10 @@ pytest.importorskip("openskill")
 from starlette.testclient import TestClient
 
 from passing_game.rules import Rules
-from passing_game.web.app import create_app
-from passing_game.web.ratings import outcome_of
+from passing_game.web.http.app import create_app
+from passing_game.web.ratings.service import outcome_of
 from passing_game.web.store import SeatRow, SqliteStore
-from passing_game.web.tables import Timing
+from passing_game.web.table.runner import Timing
 from site_helpers import Site, addressed
 from web_helpers import Player, time_limit
 

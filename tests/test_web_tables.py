@@ -21,9 +21,9 @@ from starlette.testclient import TestClient
 
 from passing_game import load_record
 from passing_game.records import record_marks
-from passing_game.web.app import create_app
+from passing_game.web.http.app import create_app
 from passing_game.web.store import SqliteStore
-from passing_game.web.tables import Timing
+from passing_game.web.table.runner import Timing
 from web_helpers import Player, time_limit
 
 #: Short waits, so that a test sees clocks run out and countdowns end.

@@ -98,7 +98,7 @@ def test_the_terminal_and_the_web_replay_a_record_in_the_same_words() -> None:
     pytest.importorskip("starlette")
     from passing_game.records import match_to_record
     from passing_game.terminal.replay import Replayer
-    from passing_game.web.review import replay_data
+    from passing_game.web.review.replay import replay_data
 
     match = Match(Rules(players=3, target=30), seed=11)
     rng = random.Random(11)
@@ -117,7 +117,7 @@ def test_the_web_writes_numbers_per_language_without_the_terminal() -> None:
     """In a fresh interpreter: the web's frames fill the number formatter with Babel's."""
     code = (
         "import json, sys\n"
-        "import passing_game.web.frames\n"
+        "import passing_game.web.table.frames\n"
         "from passing_game.i18n import format_number, using_language\n"
         "with using_language('hr'):\n"
         "    shown = format_number(1234), format_number(2.25, 1, sign=True)\n"
@@ -214,7 +214,7 @@ def test_a_move_as_advice_and_as_a_decision_made() -> None:
 def test_the_web_lists_the_seats_it_waits_for_as_the_language_does() -> None:
     """S10: "Ana (seat 2) and Ben (seat 3)", not a bare comma."""
     pytest.importorskip("starlette")
-    from passing_game.web.frames import status_text
+    from passing_game.web.table.frames import status_text
 
     match = Match(Rules(players=3, target=200), seed=4)
     while not match.results:

@@ -103,9 +103,9 @@ def serve_command(
     try:
         import uvicorn
 
-        from passing_game.web.app import create_app
-        from passing_game.web.origins import parse_origin
-        from passing_game.web.tables import Timing
+        from passing_game.web.http.app import create_app
+        from passing_game.web.http.origins import parse_origin
+        from passing_game.web.table.runner import Timing
     except ImportError as exc:
         raise click.ClickException(
             _("the web app needs its extra: pip install 'passing-game[web]' ({reason})").format(
@@ -119,9 +119,9 @@ def serve_command(
                 param_hint="'--allowed-origin'",
             )
     store = open_web_store(db, exclusive=True)
-    from passing_game.web.logs import logging_config
+    from passing_game.web.server.logs import logging_config
 
-    # Every line through one formatter, uvicorn's too, secrets redacted (web/logs.py).
+    # Every line through one formatter, uvicorn's too, secrets redacted (web/server/logs.py).
     logging.config.dictConfig(logging_config(log_format, log_level))
     logging.captureWarnings(True)
     app = create_app(

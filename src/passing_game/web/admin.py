@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from passing_game.i18n import _, ngettext
-from passing_game.web.accounts import check_user_name, name_key, rename_seats
-from passing_game.web.names import skeleton
+from passing_game.web.accounts.flows import check_user_name, name_key, rename_seats
+from passing_game.web.accounts.names import skeleton
 from passing_game.web.protocol import ProtocolError
-from passing_game.web.ratings import POOLS, RatingError, display, unrate_tx
+from passing_game.web.ratings.service import POOLS, RatingError, display, unrate_tx
 from passing_game.web.store import Store, Tx
 from passing_game.web.store import accounts as users
 from passing_game.web.store import admin as moderation

@@ -72,13 +72,13 @@ from starlette.routing import Route
 from passing_game.i18n import _
 from passing_game.match import Match
 from passing_game.rules import Rules
-from passing_game.web.account_api import current_user
-from passing_game.web.accounts import hash_secret
-from passing_game.web.conn import Conn
-from passing_game.web.protocol import CODE_ALPHABET, CODE_LENGTH, ProtocolError
+from passing_game.web.accounts.api import current_user
+from passing_game.web.accounts.flows import hash_secret
+from passing_game.web.protocol import ProtocolError, random_code
 from passing_game.web.store import AsyncStore, NewTable, SeatRow, Store, Tx, hash_token, settings
 from passing_game.web.store import daily as daily_rows
 from passing_game.web.store import tables as table_rows
+from passing_game.web.table.conn import Conn
 
 log = logging.getLogger("passing_game.web")
 
@@ -205,14 +205,6 @@ class DailyRefused(Exception):
         self.reason = reason
 
 
-def _new_code(tx: Tx) -> str:
-    for _attempt in range(50):
-        code = "".join(secrets.choice(CODE_ALPHABET) for _i in range(CODE_LENGTH))
-        if not table_rows.code_taken(tx, code):
-            return code
-    raise RuntimeError("no free table code")  # pragma: no cover
-
-
 def _check_person(
     tx: Tx, day: str, user_id: str, name_hash: str, addresses: set[str], young: bool
 ) -> None:
@@ -254,7 +246,7 @@ def daily_table(
                 addresses = {str(a) for a in (where, user.address_hash) if a}
                 young = now - user.created < NEW_ACCOUNT_SECONDS
                 _check_person(tx, day, user_id, name_hash, addresses, young)
-                code = _new_code(tx)
+                code = table_rows.free_code(tx, random_code)
                 table_rows.insert_table(
                     tx,
                     NewTable(

@@ -31,12 +31,12 @@ from starlette.routing import Route
 
 from passing_game.i18n import _
 from passing_game.rules import Rules
-from passing_game.web import frames
-from passing_game.web.account_api import current_user
-from passing_game.web.rating_model import display
+from passing_game.web.accounts.api import current_user
+from passing_game.web.ratings.model import display
 from passing_game.web.store import SeatRow, Store
 from passing_game.web.store import history as history_rows
 from passing_game.web.store.rows import ChangeRow
+from passing_game.web.table import frames
 
 #: The most games "My games" lists (the newest).
 MOST_GAMES = 50

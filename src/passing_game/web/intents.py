@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from passing_game.i18n import _
-from passing_game.web.conn import Conn
 from passing_game.web.daily import open_daily
 from passing_game.web.lobby import Lobby
 from passing_game.web.protocol import SCHEMA, Intent, ProtocolError, Schema
 from passing_game.web.store import hash_token
-from passing_game.web.tables import Table
+from passing_game.web.table.conn import Conn
+from passing_game.web.table.runner import Table
 
 log = logging.getLogger("passing_game.web")
 

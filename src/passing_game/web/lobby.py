@@ -24,29 +24,26 @@ from passing_game.bots import Bot
 from passing_game.i18n import DEFAULT_LANGUAGE, _, using_language
 from passing_game.moves import Move
 from passing_game.views import View
-from passing_game.web import workers
-from passing_game.web.accounts import Accounts
-from passing_game.web.botplay import FAST_BOTS, bot_choices, pooled_choose
-from passing_game.web.cluster import Cluster, ForwardFailed
-from passing_game.web.conn import Actor, Conn, Relay
+from passing_game.web.accounts.flows import Accounts
+from passing_game.web.accounts.passwords import Hashing
+from passing_game.web.accounts.sessions import SWEEP_SECONDS, Sessions
 from passing_game.web.daily import site_secret
 from passing_game.web.game.events import Suspend
-from passing_game.web.observe import Metrics
 from passing_game.web.offloop import Threads
-from passing_game.web.passwords import Hashing
-from passing_game.web.pgcluster import cluster_for
 from passing_game.web.protocol import (
-    CODE_ALPHABET,
-    CODE_LENGTH,
     Intent,
     ProtocolError,
     parse_clock,
     parse_intent,
     parse_rules,
     parse_seats,
+    random_code,
 )
-from passing_game.web.quickplay import QuickPlay
-from passing_game.web.sessions import SWEEP_SECONDS, Sessions
+from passing_game.web.quickplay.service import QuickPlay
+from passing_game.web.server import workers
+from passing_game.web.server.cluster import Cluster, ForwardFailed
+from passing_game.web.server.observe import Metrics
+from passing_game.web.server.pgcluster import cluster_for
 from passing_game.web.store import (
     AsyncStore,
     NewTable,
@@ -54,7 +51,9 @@ from passing_game.web.store import (
     Store,
     hash_token,
 )
-from passing_game.web.tables import Table, Timing
+from passing_game.web.table.botplay import FAST_BOTS, bot_choices, pooled_choose
+from passing_game.web.table.conn import Actor, Conn, Relay
+from passing_game.web.table.runner import Table, Timing
 
 log = logging.getLogger("passing_game.web")
 
@@ -74,7 +73,7 @@ class Lobby:
     ) -> None:
         self.store = store
         self.db = AsyncStore(store)
-        #: What /metrics shows (web/observe.py).
+        #: What /metrics shows (web/server/observe.py).
         self.metrics = metrics or Metrics(process=False)
         self.bot_delay = bot_delay
         self.bot_workers = bot_workers
@@ -357,7 +356,7 @@ class Lobby:
 
     async def new_code(self) -> str:
         for _attempt in range(50):
-            code = "".join(secrets.choice(CODE_ALPHABET) for _i in range(CODE_LENGTH))
+            code = random_code()
             if code not in self.tables and await self.db.load_table(code) is None:
                 return code
         raise RuntimeError("no free table code")  # pragma: no cover

@@ -34,14 +34,8 @@ def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | Non
 
 
 class Threads:
-    """``count`` threads, started on the first call, fed by one queue.
-
-    >>> import asyncio
-    >>> threads = Threads(1, "example")
-    >>> asyncio.run(threads.run(sum, [1, 2, 3]))
-    6
-    >>> threads.shutdown()
-    """
+    """``count`` threads, started on the first call, fed by one queue:
+    ``await threads.run(fn, *args)`` (tests/test_web_offloop.py)."""
 
     def __init__(self, count: int, name: str) -> None:
         self._count = max(1, count)

@@ -26,7 +26,7 @@ intent                fields besides ``type``
 ``invite``            ``seat`` (the creator: a new one-time invitation)
 ``hand_over``         ``seat``, ``level`` (the creator: a bot takes the seat)
 ``quick``             ``players`` (2-4), optional ``rated``, ``name`` (quick
-                      play: wait to be seated with others, web/quickplay.py)
+                      play: wait to be seated with others, web/quickplay/service.py)
 ``quick_fill``        none (bots take the seats nobody waits for)
 ``quick_cancel``      none (stop waiting)
 ``daily``             none (today's daily deal, web/daily.py)
@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -60,7 +61,7 @@ from passing_game.rules import (
     Rules,
     RulesError,
 )
-from passing_game.web import names
+from passing_game.web.accounts import names
 from passing_game.web.game.errors import ProtocolError as ProtocolError
 
 #: The longest message a client may send, in bytes (UTF-8).
@@ -71,6 +72,13 @@ MAX_NAME = 24
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 _CODE = re.compile(f"^[{CODE_ALPHABET}]{{{CODE_LENGTH}}}$")
+
+
+def random_code() -> str:
+    """A table code drawn at random (whether a table has it is the store's to say)."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _i in range(CODE_LENGTH))
+
+
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 
 

@@ -2,7 +2,7 @@
 
 ``TableState`` is one table's position at one moment: its stored rows
 (seats, timer, moves) and what the runner knows of who is connected. The
-runner (``web/tables.py``) builds one for every event and hands it to
+runner (``web/table/runner.py``) builds one for every event and hands it to
 ``game.table.step``; the match inside is read, never changed, here.
 """
 

@@ -8,6 +8,9 @@ frames show what they say.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from passing_game.match import Match
 from passing_game.web.game.model import SeatState, TableState
 
 
@@ -110,6 +113,19 @@ def round_played_by(state: TableState) -> list[str | None]:
     n = len(state.match.round.moves)
     played_by = state.played_by
     return list(played_by[len(played_by) - n :]) if n else []
+
+
+def record_marks(match: Match, played_by: Sequence[str | None]) -> dict[tuple[int, int], str]:
+    """The record's marks: (round, move) of every move a bot made for a person."""
+    found: dict[tuple[int, int], str] = {}
+    at = 0
+    for number, rnd in enumerate(match.rounds, start=1):
+        for index in range(1, len(rnd.moves) + 1):
+            by = played_by[at] if at < len(played_by) else None
+            if by is not None:
+                found[(number, index)] = by
+            at += 1
+    return found
 
 
 def last_round_ended_by(state: TableState) -> str | None:

@@ -2,7 +2,7 @@
 
 ``step(state, event, now)`` checks an event against the table's position
 and returns what it does, as effects; it changes nothing. The runner
-(``web/tables.py``) carries the effects out in the order the store
+(``web/table/runner.py``) carries the effects out in the order the store
 demands (check, store, apply, tell: P21), then asks ``settle`` what the
 new position calls for (a timer, a bot to think, the game to finish).
 The leader runs these two functions; a replica applies the leader's

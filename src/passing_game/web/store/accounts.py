@@ -1,6 +1,6 @@
 """Accounts, their sessions and devices (``web_users``, ``web_sessions``, ``web_devices``).
 
-The rows of ``web/accounts.py``: what it keeps of a session id or a device
+The rows of ``web/accounts/flows.py``: what it keeps of a session id or a device
 token is a hash, made there; a name's key and look-alike key too. An
 account's name also lives in its seats and in its finished games' records
 (``seats_of``, ``records_at``: a rename or a deletion rewrites them, P29).

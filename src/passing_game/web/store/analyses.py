@@ -1,4 +1,4 @@
-"""Analyses kept per record and seat (``web_analyses``): the rows of ``web/review.py``.
+"""Analyses kept per record and seat (``web_analyses``): the rows of ``web/review/api.py``.
 
 A row's ``result`` is the analysis's state as JSON (running, with its
 progress and the process that runs it, or done) and ``created`` when it was

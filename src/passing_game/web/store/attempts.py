@@ -1,4 +1,4 @@
-"""Counted attempts (``web_attempts``): the rows of ``web/throttle.py``.
+"""Counted attempts (``web_attempts``): the rows of ``web/accounts/throttle.py``.
 
 A key's row is its count, when it was last counted and since when it
 counts. ``lock_attempts`` makes the row if missing and takes its lock, so

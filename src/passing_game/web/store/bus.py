@@ -1,6 +1,6 @@
 """The bus between server processes: PostgreSQL's LISTEN/NOTIFY (docs/DECISIONS.md P28).
 
-``PgCluster`` (web/pgcluster.py) listens and publishes on connections of its
+``PgCluster`` (web/server/pgcluster.py) listens and publishes on connections of its
 own, outside the store's pool, through these calls: what it sends and the
 channels are its own business, the statements are here.
 """

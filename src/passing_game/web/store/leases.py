@@ -2,7 +2,7 @@
 
 ``web_processes`` (a process's heartbeat), ``web_leases`` (the process that
 leads a table, until ``expires``) and ``web_presence`` (how many clients of
-which process sit at which seat). Only ``web/pgcluster.py`` asks, through
+which process sit at which seat). Only ``web/server/pgcluster.py`` asks, through
 ``Store``'s methods of the same names (docs/DECISIONS.md P28).
 """
 

@@ -1,4 +1,4 @@
-"""The quick-play queue (``web_queue``): the rows of ``web/quickplay.py`` (P30).
+"""The quick-play queue (``web_queue``): the rows of ``web/quickplay/service.py`` (P30).
 
 Each waiting person is a row: a ticket, what they wait for, their name or
 account, their seat token's hash, since when they wait and when their

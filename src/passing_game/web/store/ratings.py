@@ -1,6 +1,6 @@
 """Ratings and their changes (``web_ratings``, ``web_rating_changes``; a game's ``rating``).
 
-The rows of ``web/ratings.py``, whose formula (``ratings.rate``) is pure:
+The rows of ``web/ratings/service.py``, whose formula (``ratings.rate``) is pure:
 here a player's rating is read under its row's lock (``lock_rating``: in
 one order of accounts, so that two games finishing together never
 deadlock), a change is kept once per game and player (the primary key

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from passing_game.web.store.rows import (
@@ -92,6 +92,15 @@ def insert_seat(tx: Tx, code: str, seat: SeatRow) -> None:
 def code_taken(tx: Tx, code: str) -> bool:
     """Whether a table has this code (a new table's code is one nobody has)."""
     return tx.one("SELECT 1 FROM web_tables WHERE code = ?", (code,)) is not None
+
+
+def free_code(tx: Tx, draw: Callable[[], str]) -> str:
+    """A code no table has, drawn by ``draw`` (``protocol.random_code``)."""
+    for _attempt in range(50):
+        code = draw()
+        if not code_taken(tx, code):
+            return code
+    raise RuntimeError("no free table code")  # pragma: no cover
 
 
 def load_table(tx: Tx, code: str) -> StoredTable | None:
