@@ -98,3 +98,23 @@ def take_turn(page: Page, prefer: str = "play") -> None:
         if page.locator(".end-choice").count():
             page.locator('.end-choice [data-key="end-left"]').click()
     page.wait_for_function(f"() => S.last > {before}", timeout=15_000)
+
+
+def outside_viewport(page: Page, selector: str) -> list[str]:
+    """Elements matching ``selector`` that are not wholly on the screen."""
+    found: list[str] = page.evaluate(
+        """(sel) => {
+          const bad = [];
+          for (const el of document.querySelectorAll(sel)) {
+            if (el.offsetParent === null && getComputedStyle(el).position !== 'fixed') continue;
+            const r = el.getBoundingClientRect();
+            const out = r.top < 0 || r.left < 0
+              || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5;
+            const name = (el.id || el.textContent.trim()).slice(0, 40);
+            if (out) bad.push(name + ' ' + JSON.stringify([r.top, r.bottom, innerHeight]));
+          }
+          return bad;
+        }""",
+        selector,
+    )
+    return found

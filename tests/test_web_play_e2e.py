@@ -47,6 +47,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError  # noqa: 
 from browser_helpers import (  # noqa: E402
     create_table,
     frame,
+    outside_viewport,
     take_turn,
     wait_for_turn_or_summary,
     watch_errors,
@@ -98,26 +99,6 @@ def inject(page: Page, **changes: Any) -> None:
         }""",
         changes,
     )
-
-
-def outside_viewport(page: Page, selector: str) -> list[str]:
-    """Elements matching ``selector`` that are not wholly on the screen."""
-    found: list[str] = page.evaluate(
-        """(sel) => {
-          const bad = [];
-          for (const el of document.querySelectorAll(sel)) {
-            if (el.offsetParent === null && getComputedStyle(el).position !== 'fixed') continue;
-            const r = el.getBoundingClientRect();
-            const out = r.top < 0 || r.left < 0
-              || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5;
-            const name = (el.id || el.textContent.trim()).slice(0, 40);
-            if (out) bad.push(name + ' ' + JSON.stringify([r.top, r.bottom, innerHeight]));
-          }
-          return bad;
-        }""",
-        selector,
-    )
-    return found
 
 
 def too_small(page: Page, selector: str, least: float = 44) -> list[str]:

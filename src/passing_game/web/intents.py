@@ -23,6 +23,7 @@ from passing_game.web.protocol import SCHEMA, Intent, ProtocolError, Schema
 from passing_game.web.store import hash_token
 from passing_game.web.table.conn import Conn
 from passing_game.web.table.runner import Table
+from passing_game.web.table.tracker import tracker
 
 log = logging.getLogger("passing_game.web")
 
@@ -152,6 +153,16 @@ async def _hint(lobby: Lobby, conn: Conn, intent: Intent) -> None:
     lobby.spawn(table.autoplay.hint(conn))
 
 
+async def _tracker(lobby: Lobby, conn: Conn, intent: Intent) -> None:
+    """The tile tracker of the connection's seat, to it alone (any process has the view)."""
+    table = _table_of(conn)
+    if conn.seat is None:
+        raise ProtocolError(
+            _("The tile tracker shows what a player knows: take a seat first."), "spectator"
+        )
+    conn.push({"state": table.state, **tracker(table.match.view(conn.seat))})
+
+
 async def _invite(lobby: Lobby, conn: Conn, intent: Intent) -> None:
     table = _table_of(conn)
     token = secrets.token_urlsafe(24)
@@ -184,6 +195,7 @@ ROUTES: dict[str, Route] = dict(
         _route("quick_cancel", _quick_cancel),
         _route("sync", _sync),
         _route("hint", _hint, leader=True),
+        _route("tracker", _tracker),
         _route("invite", _invite, leader=True),
         _route("play", leader=True),
         _route("draw", leader=True),

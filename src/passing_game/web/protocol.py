@@ -357,6 +357,7 @@ SCHEMA: dict[str, Schema] = {
     "draw": ({}, {}),
     "pass": ({}, {}),
     "hint": ({}, {}),
+    "tracker": ({}, {}),
     "continue": ({}, {}),
     "rematch": ({}, {}),
     "sync": ({}, {}),

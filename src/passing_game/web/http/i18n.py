@@ -61,6 +61,14 @@ PAGE_PLURALS: dict[str, Callable[[int], str]] = {
         "Seats taken: {taken} of {n}", "Seats taken: {taken} of {n}", n
     ),
     "{n} pip": lambda n: ngettext("{n} pip", "{n} pips", n),
+    "{n} tile unseen (in other hands or the boneyard)": lambda n: ngettext(
+        "{n} tile unseen (in other hands or the boneyard)",
+        "{n} tiles unseen (in other hands or the boneyard)",
+        n,
+    ),
+    "{n} tile on the train": lambda n: ngettext(
+        "{n} tile on the train", "{n} tiles on the train", n
+    ),
     "{n} hint taken": lambda n: ngettext("{n} hint taken", "{n} hints taken", n),
     "Empty: {n} point": lambda n: ngettext("Empty: {n} point", "Empty: {n} points", n),
     "Boneyard: {n} tile, {d} can be drawn, {l} locked": lambda n: ngettext(

@@ -106,6 +106,33 @@ PAGE_TEXTS: dict[str, str] = {
     "Shortcut: P": N_("Shortcut: P"),
     "Pass": N_("Pass"),
     "Shortcut: H": N_("Shortcut: H"),
+    # The tile tracker (issue 24, item 5; static/tracker.js).
+    # TRANSLATORS: the button that opens the tile tracker.
+    "Tiles": N_("Tiles"),
+    "Shortcut: T": N_("Shortcut: T"),
+    "Tile tracker": N_("Tile tracker"),
+    "Each number is on seven tiles": N_("Each number is on seven tiles"),
+    # TRANSLATORS: a column heading of the tile tracker: the number of pips (0 to 6).
+    "Number": N_("Number"),
+    "On the train": N_("On the train"),
+    "In your hand": N_("In your hand"),
+    # TRANSLATORS: tiles this player has not seen: in other hands or the boneyard.
+    "Unseen": N_("Unseen"),
+    # TRANSLATORS: no tiles in this list.
+    "None": N_("None"),
+    "Numbers the others may lack": N_("Numbers the others may lack"),
+    # TRANSLATORS: a player's name, then the numbers (0 to 6) they may lack.
+    "{name}: {numbers}": N_("{name}: {numbers}"),
+    "A player who passed or drew with a number open, and has not laid that number since, may lack it.": N_(  # noqa: E501
+        "A player who passed or drew with a number open, and has not laid that number since, may lack it."  # noqa: E501
+    ),
+    "Nobody has passed or drawn on an open number yet.": N_(
+        "Nobody has passed or drawn on an open number yet."
+    ),
+    "Passing and drawing are allowed even with a tile that fits, so this is a clue, not a certainty.": N_(  # noqa: E501
+        "Passing and drawing are allowed even with a tile that fits, so this is a clue, not a certainty."  # noqa: E501
+    ),
+    "Counting the tiles…": N_("Counting the tiles…"),
     "Hint": N_("Hint"),
     "Your pips: {n}": N_("Your pips: {n}"),
     "You are watching this table. Hands stay hidden.": N_(

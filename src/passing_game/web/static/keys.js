@@ -9,6 +9,7 @@ import { Sound } from "./sound.js";
 import { S, changed } from "./state.js";
 import { closeMenu } from "./table.js";
 import { closeRules } from "./tools.js";
+import { closeTracker, openTracker } from "./tracker.js";
 
 export function onKey(event) {
   Sound.unlock();
@@ -26,17 +27,19 @@ export function onKey(event) {
   if (!frame || S.code !== frame.table) return;
   const key = event.key.toLowerCase();
   if (key === "escape") {
-    if (S.confirm) closeConfirm();
+    if (S.trackerOpen) closeTracker();
+    else if (S.confirm) closeConfirm();
     else if (S.seatTools) closeSeatTools();
     else if (S.menuOpen) closeMenu();
     else if (S.choosing) { S.choosing = null; changed(); }
     else if (S.summaryOpen) document.querySelector('[data-key="continue"], [data-key="close-summary"]')?.click();
     return;
   }
-  if (S.summaryOpen || S.confirm || S.seatTools || S.menuOpen) return;
+  if (S.summaryOpen || S.confirm || S.seatTools || S.menuOpen || S.trackerOpen) return;
   if (key === "d" && frame.round.can_draw) act({ type: "draw" });
   else if (key === "p" && frame.round.can_pass) doPass();
   else if (key === "h" && frame.round.legal.length) act({ type: "hint" });
+  else if (key === "t" && frame.you !== null) openTracker();
   else if ((key === "arrowleft" || key === "arrowright") && event.target.closest && event.target.closest(".hand")) {
     const tiles = [...document.querySelectorAll(".hand .domino")];
     const at = tiles.indexOf(event.target);

@@ -8,6 +8,7 @@ import { Quick } from "./quickplay.js";
 import { seatKey, send } from "./socket.js";
 import { S, notify, render } from "./state.js";
 import { seenKey } from "./summary.js";
+import { refreshTracker } from "./tracker.js";
 
 export function receive(msg) {
   if (Quick.receive(msg)) return; // quick play's own frames (quickplay.js)
@@ -69,12 +70,21 @@ export function receive(msg) {
     if (msg.summary && (msg.summary_due || endedHere) && !seenSummary(msg)) S.summaryOpen = true;
     if (msg.over) S.summaryOpen = true;
     announce(before, msg);
+    if (msg.you === null) S.trackerOpen = false; // a spectator has no tracker
+    refreshTracker();
     render();
     afterRender();
     return;
   }
   if (msg.type === "signed_out") {
     accountEnded(msg);
+    return;
+  }
+  if (msg.type === "tracker") {
+    if (S.trackerOpen) {
+      S.tracker = msg;
+      render();
+    }
     return;
   }
   if (msg.type === "hint") {

@@ -18,6 +18,8 @@ export const S = {
   inviteSeat: null, // ?seat=N (1-based) beside an invitation, for the join panel's words
   choosing: null, // a tile waiting for the player to pick an end
   hint: null,
+  tracker: null, // the tile tracker the server last sent (tracker.js)
+  trackerOpen: false,
   notice: null,
   noticeTimer: null,
   queue: [], // only create/join/resume/watch wait for the socket; moves never do

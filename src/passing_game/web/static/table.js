@@ -14,6 +14,7 @@ import { Sound } from "./sound.js";
 import { S, changed, render } from "./state.js";
 import { renderPad, renderSummary } from "./summary.js";
 import { copyLink, languageSwitch, pageTools, rulesButton } from "./tools.js";
+import { openTracker, renderTracker } from "./tracker.js";
 
 function renderTrain(frame) {
   const r = frame.round;
@@ -183,6 +184,7 @@ export function renderTable() {
         h("button", { type: "button", id: "draw-button", "data-key": "draw", disabled: !r.can_draw, "aria-disabled": off, onclick: () => act({ type: "draw" }), title: t("Shortcut: D") }, t("Draw")),
         h("button", { type: "button", id: "pass-button", "data-key": "pass", disabled: !r.can_pass, "aria-disabled": off, "aria-describedby": passWarning ? "pass-warning" : null, onclick: doPass, title: t("Shortcut: P") }, t("Pass")),
         h("button", { type: "button", id: "hint-button", "data-key": "hint", disabled: !r.legal.length, "aria-disabled": off, onclick: () => act({ type: "hint" }), title: t("Shortcut: H") }, t("Hint")),
+        h("button", { type: "button", id: "tracker-button", "data-key": "tracker", "aria-disabled": off, "aria-haspopup": "dialog", onclick: openTracker, title: t("Shortcut: T") }, t("Tiles")),
         passWarning,
         h("span", { class: "pips-mine", text: t("Your pips: {n}", { n: r.pips }) }),
         h("span", { class: "seat-actions" }, seatActions(frame))),
@@ -211,6 +213,7 @@ export function renderTable() {
       h("div", { class: "play" }, opponents, status, invite, board, renderRecent(frame), mine),
       side),
     renderSummary(frame),
+    renderTracker(frame),
     renderSeatTools(frame),
     renderMenu(frame),
     renderConfirm());
