@@ -352,6 +352,24 @@ def test_every_dialog_button_is_on_a_phone_screen(
     play_to_summary(page)
     if not frame(page)["over"]:
         check_phone_sizes(page, DIALOG_BUTTONS, "summary", shots)
+    # Issue 24, item 7: the summary opens on who won and by how much, then why.
+    for width, height in PHONES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(100)
+        seen = page.evaluate(
+            """() => {
+              const lines = document.querySelector('.summary .scoring');
+              const buttons = document.querySelector('.summary .dialog-buttons');
+              const reason = document.querySelector('.summary .reason');
+              if (!lines) return 'no scoring lines';
+              const after = Node.DOCUMENT_POSITION_FOLLOWING;
+              const order = lines.compareDocumentPosition(reason) & after;
+              const r = lines.getBoundingClientRect();
+              return r.top >= 0 && r.bottom <= buttons.getBoundingClientRect().top && order
+                ? 'first' : JSON.stringify([r.top, r.bottom, order]);
+            }"""
+        )
+        assert seen == "first", (width, height, seen)
     assert not errors, errors
 
 

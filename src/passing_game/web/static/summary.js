@@ -86,6 +86,8 @@ export function renderSummary(frame) {
     body: [
       h("h2", { id: "summary-title", text: frame.over ? frame.status : t("Round {n} is over", { n: sum.round }) }),
       resigned,
+      // Who won and by how much first (on a phone it is all that shows at once), then why.
+      sum && sum.lines.length ? h("div", { class: "scoring" }, sum.lines.map((line) => h("p", { text: line }))) : null,
       sum ? h("p", { class: "reason", text: sum.reason_text }) : null,
       sum && sum.train.length ? h("div", { class: "final-train", role: "img", "aria-label": t("The train") },
         sum.train.map(([a, b]) => domino(a, b, { across: a !== b, small: true }))) : null,
@@ -93,7 +95,6 @@ export function renderSummary(frame) {
       sum ? h("ul", { class: "reveals" }, hands) : null,
       sum && sum.locked.length ? h("p", { class: "locked-line" }, h("span", { text: t("Locked in the boneyard, never drawn:") + " " }),
         sum.locked.map((tile) => { const [a, b] = tileParts(tile); return domino(a, b, { small: true, across: true }); })) : null,
-      sum && sum.lines.length ? h("div", { class: "scoring" }, sum.lines.map((line) => h("p", { text: line }))) : null,
       accountRatings(frame),
       rematchNote,
       renderPad(frame),
