@@ -61,6 +61,8 @@ PAGE_PLURALS: dict[str, Callable[[int], str]] = {
         "Seats taken: {taken} of {n}", "Seats taken: {taken} of {n}", n
     ),
     "{n} pip": lambda n: ngettext("{n} pip", "{n} pips", n),
+    # A seat's score: "1 point", never "1 pts" (issue 24, item 6).
+    "{n} point": lambda n: ngettext("{n} point", "{n} points", n),
     "{n} tile unseen (in other hands or the boneyard)": lambda n: ngettext(
         "{n} tile unseen (in other hands or the boneyard)",
         "{n} tiles unseen (in other hands or the boneyard)",

@@ -55,7 +55,6 @@ PAGE_TEXTS: dict[str, str] = {
     "{name} (you)": N_("{name} (you)"),
     "to move": N_("to move"),
     "Team {a}+{b}": N_("Team {a}+{b}"),
-    "{n} pts": N_("{n} pts"),
     "Boneyard": N_("Boneyard"),
     "{d} to draw · {l} locked": N_("{d} to draw · {l} locked"),
     "Your hand": N_("Your hand"),

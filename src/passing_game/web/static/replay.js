@@ -239,7 +239,7 @@ export const Replay = (() => {
         h("span", { class: "count", text: nt("{n} tile", hand.length) }),
         open ? h("span", { class: "pips", text: nt("{n} pip", step.pips[seat]) }) : null,
         d.rules.partnerships ? h("span", { class: "team", text: t("Team {a}+{b}", { a: d.side_of[seat] + 1, b: d.side_of[seat] + 3 }) }) : null,
-        h("span", { class: "score", text: t("{n} pts", { n: score }) })),
+        h("span", { class: "score", text: nt("{n} point", score) })),
       h("div", { class: open ? "replay-hand" : "backs", role: open ? "list" : null, "aria-hidden": open ? null : "true" },
         open ? (hand.length ? tiles(hand, true) : h("em", { text: t("empty") })) : hand.map(() => backTile({ small: true }))));
   }

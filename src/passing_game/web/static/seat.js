@@ -150,7 +150,7 @@ export function renderSeat(frame, seat) {
       h("span", { class: "count", text: nt("{n} tile", s.tiles) }),
       s.standin ? null : h("span", { class: "conn", text: status }),
       frame.rules.partnerships ? h("span", { class: "team", text: t("Team {a}+{b}", { a: s.side + 1, b: s.side + 3 }) }) : null,
-      h("span", { class: "score", text: t("{n} pts", { n: score }) }),
+      h("span", { class: "score", text: nt("{n} point", score) }),
       hintsTaken(frame, s)),
     s.standin ? h("div", { class: "standin-note" }, icon("robot"), h("span", { text: t("Stand-in bot playing") })) : null,
     s.you && frame.can_come_back && s.away !== "paused" ? h("button", { type: "button", class: "primary small", id: "back-button", "data-key": "back",
