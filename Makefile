@@ -29,11 +29,12 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 setup-web: $(STAMP_WEB)
 setup: $(STAMP)
 
-# The web app on http://127.0.0.1:8000 (games kept in ./data, SQLite).
-# ARGS adds options, e.g. make play ARGS="--port 8080" or
-# make play ARGS="--db postgresql://user:pw@127.0.0.1/db".
+# The web app on http://127.0.0.1:8000 (games kept in ./data, SQLite); Ctrl-C
+# stops it. Only warnings and errors are logged; ARGS adds options, e.g.
+# make play ARGS="--port 8080", make play ARGS="--log-level info" (every
+# request) or make play ARGS="--db postgresql://user:pw@127.0.0.1/db".
 play: setup-web
-	$(BIN)/passing-game serve $(ARGS)
+	$(BIN)/passing-game serve --log-level warning $(ARGS)
 
 serve: play
 

@@ -1,4 +1,4 @@
-"""The C sources compile without a warning under -Wall -Wextra (pyproject.toml builds them so).
+"""The C sources compile without a warning under -Wall -Wextra (setup.py builds them so).
 
 A warning is a failure here, so one slipping into _rules.h, _kernel.c,
 _fastround.c or _vecenv.c is caught before it becomes a bug; the test needs a C compiler

@@ -495,3 +495,19 @@ def test_a_moves_log_line_carries_its_table(json_log: dict[str, Any]) -> None:
     assert any(d.get("table") == json_log["code"] and d.get("event") == "move" for d in lines)
     invited = [d for d in lines if "taken by invitation" in d["message"]]
     assert invited and all(d.get("table") == json_log["code"] for d in invited)
+
+
+def test_the_text_log_does_not_call_uvicorns_own_lines_errors() -> None:
+    """Issue 24, item 6: uvicorn's general log is named ``uvicorn.error`` for
+    history; the text format shows it as ``uvicorn`` (an INFO line read as an
+    error otherwise). Other names, and the record itself, are left alone."""
+    formatter = TextLogFormatter()
+    record = logging.makeLogRecord(
+        {"name": "uvicorn.error", "levelname": "INFO", "levelno": logging.INFO, "msg": "ready"}
+    )
+    assert formatter.format(record) == "INFO uvicorn: ready"
+    assert record.name == "uvicorn.error"
+    other = logging.makeLogRecord(
+        {"name": "passing_game.web", "levelname": "WARNING", "msg": "careful", "table": "ABC234"}
+    )
+    assert formatter.format(other) == "WARNING passing_game.web: table ABC234: careful"

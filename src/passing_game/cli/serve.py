@@ -138,6 +138,7 @@ def serve_command(
         click.echo(
             _("Serving The Passing Game on http://{host}:{port}/").format(host=host, port=port)
         )
+        click.echo(_("Press Ctrl-C to stop the server."))
     try:
         uvicorn.run(
             app,

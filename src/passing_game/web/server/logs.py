@@ -231,6 +231,11 @@ class JsonLogFormatter(JsonFormatter):
         return redact(logging.Formatter.formatStack(self, stack_info))
 
 
+#: Loggers shown under another name in the text format: uvicorn's general log is
+#: called "uvicorn.error" for history, and its lines are not errors.
+SHOWN_NAMES = {"uvicorn.error": "uvicorn"}
+
+
 class TextLogFormatter(logging.Formatter):
     """``LEVEL logger: message``, as ``make play`` always printed it, with
     ``table CODE:`` before the message of a call that gave ``extra={"table": ...}``;
@@ -240,6 +245,9 @@ class TextLogFormatter(logging.Formatter):
         super().__init__("%(levelname)s %(name)s: %(message)s")
 
     def format(self, record: logging.LogRecord) -> str:
+        shown = SHOWN_NAMES.get(record.name)
+        if shown is not None:
+            record = logging.makeLogRecord({**record.__dict__, "name": shown})
         text = super().format(record)
         table = record.__dict__.get("table")
         if table:
