@@ -132,9 +132,11 @@ def test_the_costliest_three_are_explained_in_words(
     for evaluation, words in explained:
         best = parse_move(evaluation.best)
         assert isinstance(best, Play)
-        tile = f"[{best.tile.low}|{best.tile.high}]"
-        assert words.startswith(f"play {tile}"), words  # the hint explainer's sentence
-        assert "simulations" in words
+        # The hint explainer's sentence says why; the move itself is shown beside
+        # it ("The expert's choice"), so the reason does not write it again
+        # (issue 24, item 6).
+        assert f"{best.tile.low}-{best.tile.high}" not in words, words
+        assert words[0].isupper() and "Estimate:" in words and "simulations" in words, words
     with using_language("gl"):
         galician = an.explain(blunder_analysis, blunder_game)
     assert [w for _, w in galician] != [w for _, w in explained]

@@ -175,7 +175,7 @@ def test_explanations_are_one_line_and_match_the_move() -> None:
             assert move == bot.choose(view)
             assert reason and "\n" not in reason
     _, reason = HeuristicBot().explain(won_round_view())
-    assert reason == "pass: this ends the round and your 24 pips are likely lowest"
+    assert reason == "This ends the round, and your 24 pips are likely the lowest."
 
 
 # -- fairness: hidden information never changes a choice -----------------------

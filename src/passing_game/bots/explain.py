@@ -78,7 +78,7 @@ def describe(view: View, advice: Advice) -> str:
     samples = ngettext("{n} simulation", "{n} simulations", advice.samples).format(
         n=format_number(advice.samples)
     )
-    return _("{reason} (about {value} points, {samples})").format(
+    return _("{reason} Estimate: {value} points ({samples}).").format(
         reason=reason, value=format_number(value, 1, sign=True), samples=samples
     )
 
@@ -91,45 +91,45 @@ def reason_for(view: View, move: Move) -> str:
     can_play = any(isinstance(m, Play) for m in moves)
     if isinstance(move, Pass):
         if not can_play and not view.can_draw:
-            return _("pass: nothing fits and the boneyard is closed")
+            return _("Nothing fits and the boneyard is closed.")
         if likely_lowest(view, know):
             if view.passes_in_row == view.rules.players - 1:
                 return ngettext(
-                    "pass: this ends the round and your {pips} pip is likely lowest",
-                    "pass: this ends the round and your {pips} pips are likely lowest",
+                    "This ends the round, and your {pips} pip is likely the lowest.",
+                    "This ends the round, and your {pips} pips are likely the lowest.",
                     pips,
                 ).format(pips=pips)
             return ngettext(
-                "pass: your {pips} pip is likely lowest",
-                "pass: your {pips} pips are likely lowest",
+                "Your {pips} pip is likely the lowest.",
+                "Your {pips} pips are likely the lowest.",
                 pips,
             ).format(pips=pips)
         if not can_play:
             return ngettext(
-                "pass: drawing would only add to your {pips} pip",
-                "pass: drawing would only add to your {pips} pips",
+                "Drawing would only add to your {pips} pip.",
+                "Drawing would only add to your {pips} pips.",
                 pips,
             ).format(pips=pips)
-        return _("pass: every play here helps the others more")
+        return _("Every play here helps the others more.")
     if isinstance(move, Draw):
         if can_play:
-            return _("draw: none of your plays leaves a good position")
+            return _("None of your plays leaves a good position.")
         return ngettext(
-            "draw: nothing fits and your {pips} pip is probably not lowest",
-            "draw: nothing fits and your {pips} pips are probably not lowest",
+            "Nothing fits, and your {pips} pip is probably not the lowest.",
+            "Nothing fits, and your {pips} pips are probably not the lowest.",
             pips,
         ).format(pips=pips)
     if isinstance(move, Play):
         tile = move.tile
         if len(view.hand) == 1:
-            return _("play {tile}: your last tile ends the round").format(tile=tile)
+            return _("Your last tile ends the round.")
         left, right = ends_after(view, move)
         open_numbers = sorted({left, right})
         rest = [t for t in view.hand if t is not tile]
         others_can = (know.unseen & (SUIT_MASKS[left] | SUIT_MASKS[right])).bit_count()
         if view.ends is not None and others_can == 0:
-            return _("play {tile}: nobody else can match {numbers}").format(
-                tile=tile, numbers=" / ".join(map(str, open_numbers))
+            return _("Nobody else can match {numbers}.").format(
+                numbers=" / ".join(map(str, open_numbers))
             )
         short_seats = [
             seat
@@ -138,22 +138,22 @@ def reason_for(view: View, move: Move) -> str:
             and all(know.short[seat][n] for n in open_numbers)
         ]
         if view.ends is not None and short_seats:
-            return _("play {tile}: leaves {numbers} open, which the others seem to lack").format(
-                tile=tile, numbers=" / ".join(map(str, open_numbers))
+            return _("It leaves {numbers} open, which the others seem to lack.").format(
+                numbers=" / ".join(map(str, open_numbers))
             )
         if tile.pips >= 8:
             return ngettext(
-                "play {tile}: dumps a heavy tile ({pips} pip)",
-                "play {tile}: dumps a heavy tile ({pips} pips)",
+                "You get rid of a heavy tile ({pips} pip).",
+                "You get rid of a heavy tile ({pips} pips).",
                 tile.pips,
-            ).format(tile=tile, pips=tile.pips)
+            ).format(pips=tile.pips)
         if tile.is_double:
-            return _("play {tile}: gets rid of a double while it fits").format(tile=tile)
+            return _("You get rid of a double while it fits.")
         if any(t.has(left) or t.has(right) for t in rest):
-            return _("play {tile}: you can follow on the ends it leaves").format(tile=tile)
+            return _("You can follow on the ends it leaves.")
         return ngettext(
-            "play {tile}: sheds {pips} pip and keeps your numbers varied",
-            "play {tile}: sheds {pips} pips and keeps your numbers varied",
+            "You shed {pips} pip and keep your numbers varied.",
+            "You shed {pips} pips and keep your numbers varied.",
             tile.pips,
-        ).format(tile=tile, pips=tile.pips)
+        ).format(pips=tile.pips)
     return str(move)

@@ -13,6 +13,7 @@ import logging
 from collections.abc import Awaitable, Mapping
 from typing import Any, Protocol
 
+from passing_game import words
 from passing_game.bots import Bot
 from passing_game.i18n import _
 from passing_game.match import Match
@@ -182,7 +183,8 @@ class Autoplay:
                 "type": "hint",
                 "state": t.state,
                 "move": str(move),
-                "text": _("Hint: {move}.").format(move=frames.move_words(str(move))),
+                # "lead [4|6]" on an empty train, the end named only when it matters (R4.2).
+                "text": _("Hint: {move}.").format(move=words.advice_words(move, view.ends)),
                 "reason": reason,
             }
         )

@@ -478,11 +478,6 @@ def status_text(
     return _("{player} is to move.").format(player=seats.label(to_move))
 
 
-def move_words(move_text: str) -> str:
-    """A move the protocol sends as text (``L3-5``), as a player reads it: as advice (a hint)."""
-    return words.move_words(parse_move(move_text))
-
-
 def decision_words(move_text: str) -> str:
     """A move sent as text, as a decision made (the analysis' "Played", "The expert's choice")."""
     return words.move_words(parse_move(move_text), decided=True)
