@@ -91,7 +91,7 @@ from passing_game.web.server.observe import Health, Metrics
 from passing_game.web.store import Store, StoreError, open_store
 from passing_game.web.table.botplay import bot_choices, level_choices
 from passing_game.web.table.conn import Conn
-from passing_game.web.table.frames import level_word
+from passing_game.web.table.frames import level_about, level_word
 from passing_game.web.table.runner import Timing
 
 log = logging.getLogger("passing_game.web")
@@ -102,12 +102,22 @@ STATIC = Path(__file__).parent.parent / "static"
 mimetypes.add_type("text/javascript", ".js")
 
 
+def _level(name: str) -> dict[str, Any]:
+    """A level as the lobby offers it: its name, its word, and for the levels a
+    newcomer chooses from, a title and how it plays."""
+    found: dict[str, Any] = {"name": name, "label": level_word(name)}
+    words = level_about(name)
+    if words is not None:
+        found["title"], found["about"] = words
+    return found
+
+
 def _config(request: Request) -> JSONResponse:
     levels = level_choices()
     return JSONResponse(
         {
             "version": __version__,
-            "levels": [{"name": n, "label": level_word(n)} for n in levels],
+            "levels": [_level(n) for n in levels],
             "bots": bot_choices(),
             "default_level": levels[0] if levels else "random",
             # The clocks a table may have (P26): "none" first, then the presets.

@@ -23,6 +23,10 @@ PAGE_TEXTS: dict[str, str] = {
     "opponent": N_("opponent"),
     "Players": N_("Players"),
     "New table": N_("New table"),
+    # The lobby's first card: a game against the computer in one tap (issue 24, item 1).
+    "Play the computer": N_("Play the computer"),
+    # TRANSLATORS: the button that starts a game against the chosen level.
+    "Play": N_("Play"),
     "Your name": N_("Your name"),
     "Seats": N_("Seats"),
     "Rules and variants": N_("Rules and variants"),

@@ -105,9 +105,33 @@ export function renderLobby() {
       h("div", { class: "hero-tiles", "aria-hidden": "true" }, domino(6, 6), domino(3, 5, { across: true }), domino(1, 4)),
       h("h1", { text: t("The Passing Game") }),
       h("p", { class: "tagline", text: t("A domino game for 2 to 4 players. Play friends or bots in your browser.") })),
+    computerCard(),
     Quick.lobbyTop(), // quickplay.js: Play now, the daily deal
     h("div", { class: "lobby-cards" }, form, join),
     Quick.lobbyBottom()); // quickplay.js: the public tables
+}
+
+// Play the computer in one tap (issue 24, item 1): a level chosen by how it plays.
+function computerCard() {
+  const levels = S.config.levels.filter((l) => l.about);
+  if (!levels.length) return null;
+  const chosen = levels.find((l) => l.name === S.lobbyLevel) || levels.find((l) => l.name === S.config.default_level) || levels[0];
+  return h("section", { class: "card computer", id: "computer-card", "aria-labelledby": "computer-title" },
+    h("h2", { id: "computer-title", text: t("Play the computer") }),
+    h("div", { class: "segmented levels", role: "radiogroup", "aria-labelledby": "computer-title" },
+      levels.map((l) => h("label", { class: "level" + (l === chosen ? " on" : "") },
+        h("input", { type: "radio", name: "level", value: l.name, checked: l === chosen, "aria-describedby": "level-about",
+          onchange: () => { S.lobbyLevel = l.name; changed(); } }),
+        h("span", { text: l.title })))),
+    h("p", { class: "level-about", id: "level-about", "aria-live": "polite", text: chosen.about }),
+    h("button", { type: "button", class: "primary big", id: "computer-button", onclick: playComputer }, t("Play")));
+}
+
+function playComputer() {
+  const name = (S.lobbyName ?? savedName()).trim() || t("Player");
+  S.watching = false;
+  const level = S.lobbyLevel || (S.config.levels.find((l) => l.about) || {}).name || S.config.default_level;
+  send({ type: "create", name, seats: ["you", level], rules: { players: 2 } });
 }
 
 function createTable() {

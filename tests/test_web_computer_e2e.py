@@ -1,0 +1,56 @@
+"""Play the computer in one tap (issue 24, item 1), in Chromium.
+
+A real ``passing-game serve`` (tests/conftest.py). At 1280x800, 390x844 and
+360x640 the lobby's first card offers the computer: each level said by how
+it plays, and one button, on the first screen without scrolling; the level
+is chosen by a tap or the arrow keys, and "Play" opens a two-player table
+against it. PASSING_GAME_SCREENSHOTS=/some/folder keeps ``computer-*.png``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from web_helpers import Server, require_module
+
+require_module("starlette")
+require_module("playwright")
+
+from playwright.sync_api import Browser, expect  # noqa: E402
+
+from browser_helpers import frame, outside_viewport, watch_errors  # noqa: E402
+
+SIZES = [(1280, 800), (390, 844), (360, 640)]
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_computer_is_one_tap_from_the_first_screen(
+    browser: Browser, server: Server, shots: Path, width: int, height: int
+) -> None:
+    page = browser.new_page(viewport={"width": width, "height": height})
+    errors = watch_errors(page)
+    page.goto(server.url("/"))
+    card = page.locator("#computer-card")
+    expect(card).to_be_visible()
+    levels = card.locator(".level")
+    expect(levels).to_have_count(4)
+    assert levels.first.inner_text() == "Beginner"
+    expect(card.locator("#level-about")).to_contain_text("heaviest tile")
+    # The card and its button are on the first screen, before quick play's.
+    assert outside_viewport(page, "#computer-card .level, #level-about, #computer-button") == []
+    page.screenshot(path=str(shots / f"computer-{width}x{height}.png"))
+    # A level by the keyboard: the arrow moves the choice, as in any radio group.
+    page.locator('#computer-card input[value="easy"]').focus()
+    page.keyboard.press("ArrowRight")
+    expect(page.locator('#computer-card input[value="medium"]')).to_be_checked()
+    expect(card.locator("#level-about")).to_contain_text("varied")
+    page.locator("#computer-button").click()
+    page.locator("#table-code").wait_for()
+    page.wait_for_function("() => S.frame && S.live && S.frame.started")
+    state = frame(page)
+    assert state["rules"]["players"] == 2 and state["you"] == 0
+    assert state["seats"][1]["kind"] == "bot" and state["seats"][1]["level"] == "medium"
+    assert not errors, errors
+    page.close()
