@@ -1,4 +1,4 @@
-"""Play the computer in one tap (issue 24, item 1), in Chromium.
+"""Play the computer in one tap, and your games first (issue 24, items 1 and 2), in Chromium.
 
 A real ``passing-game serve`` (tests/conftest.py). At 1280x800, 390x844 and
 360x640 the lobby's first card offers the computer: each level said by how
@@ -9,6 +9,7 @@ against it. PASSING_GAME_SCREENSHOTS=/some/folder keeps ``computer-*.png``.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -52,5 +53,35 @@ def test_the_computer_is_one_tap_from_the_first_screen(
     state = frame(page)
     assert state["rules"]["players"] == 2 and state["you"] == 0
     assert state["seats"][1]["kind"] == "bot" and state["seats"][1]["level"] == "medium"
+    assert not errors, errors
+    page.close()
+
+
+def test_your_games_come_first_and_take_you_back_to_your_seat(
+    browser: Browser, server: Server, shots: Path
+) -> None:
+    """Issue 24, item 2: a guest who left a game finds it first in the lobby,
+    says whose turn it is, and "Continue" gives the seat back (not a spectator's view)."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    errors = watch_errors(page)
+    page.goto(server.url("/"))
+    page.locator("#computer-button").click()
+    page.locator("#table-code").wait_for()
+    page.wait_for_function("() => S.frame && S.live && S.frame.started")
+    code = frame(page)["table"]
+    page.goto(server.url("/"))
+    card = page.locator("#yours-card")
+    expect(card).to_be_visible()
+    entry = card.locator(".your-table", has_text=code)
+    expect(entry).to_have_count(1)
+    expect(entry.locator(".your-table-state")).to_have_text(
+        re.compile(r"Your turn\.|Easy bot to move\.")
+    )
+    assert outside_viewport(page, "#yours-card .button") == []
+    page.screenshot(path=str(shots / "yours-390x844.png"))
+    entry.locator(".button").click()
+    page.wait_for_function("() => S.frame && S.live")
+    state = frame(page)
+    assert state["table"] == code and state["you"] == 0 and not state["spectator"]
     assert not errors, errors
     page.close()

@@ -32,8 +32,8 @@ LAYERS: dict[str, list[str]] = {
     # tool-bar button and dialog), the tool bars and the rules, the table's dialogs.
     "widgets": ["seat.js", "account.js", "tools.js", "dialogs.js"],
     # One screen's own pieces: what just happened, the hand, the summary, quick
-    # play, the tile tracker.
-    "parts": ["announce.js", "hand.js", "summary.js", "quickplay.js", "tracker.js"],
+    # play, the tile tracker, your games.
+    "parts": ["announce.js", "hand.js", "summary.js", "quickplay.js", "tracker.js", "yours.js"],
     "screens": ["lobby.js", "table.js", "replay.js"],
     # What the server says, the keys, the page's render, and app.js, which starts
     # and wires the rest.

@@ -89,10 +89,11 @@ from passing_game.web.ratings.service import ROUTES as RATING_ROUTES
 from passing_game.web.review.api import ROUTES as REVIEW_ROUTES
 from passing_game.web.server.observe import Health, Metrics
 from passing_game.web.store import Store, StoreError, open_store
-from passing_game.web.table.botplay import bot_choices, level_choices
+from passing_game.web.table.botplay import bot_choices, level_about, level_choices
 from passing_game.web.table.conn import Conn
-from passing_game.web.table.frames import level_about, level_word
+from passing_game.web.table.frames import level_word
 from passing_game.web.table.runner import Timing
+from passing_game.web.yours import ROUTES as YOURS_ROUTES
 
 log = logging.getLogger("passing_game.web")
 
@@ -379,6 +380,7 @@ def create_app(
         *QUICK_ROUTES,
         *DAILY_ROUTES,
         *HISTORY_ROUTES,
+        *YOURS_ROUTES,
         *RATING_ROUTES,
         Route("/", page),
         Route("/t/{code}", page),

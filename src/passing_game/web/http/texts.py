@@ -23,6 +23,20 @@ PAGE_TEXTS: dict[str, str] = {
     "opponent": N_("opponent"),
     "Players": N_("Players"),
     "New table": N_("New table"),
+    # The lobby's list of the tables where you hold a seat (issue 24, item 2; yours.js).
+    "Your games": N_("Your games"),
+    "The game is over.": N_("The game is over."),
+    "Waiting for the other players.": N_("Waiting for the other players."),
+    "Adjourned: it waits for you.": N_("Adjourned: it waits for you."),
+    "Your turn.": N_("Your turn."),
+    # TRANSLATORS: {player} is a name (a person's, or a bot's such as "Easy bot").
+    "{player} to move.": N_("{player} to move."),
+    # TRANSLATORS: a button: go back to an adjourned game.
+    "Resume": N_("Resume"),
+    # TRANSLATORS: a button: go back to a game that goes on.
+    "Continue": N_("Continue"),
+    # TRANSLATORS: a button: open a finished game's table.
+    "Look": N_("Look"),
     # The lobby's first card: a game against the computer in one tap (issue 24, item 1).
     "Play the computer": N_("Play the computer"),
     # TRANSLATORS: the button that starts a game against the chosen level.

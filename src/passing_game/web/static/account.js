@@ -42,6 +42,11 @@ export function accountSeat(code) {
   return ACCOUNT.seats[code];
 }
 
+// Every seat the signed-in account holds: table code -> seat ({} for a guest).
+export function accountSeats() {
+  return ACCOUNT.user ? { ...ACCOUNT.seats } : {};
+}
+
 function accountChanged() {
   ACCOUNT.version += 1;
   changed();

@@ -11,6 +11,7 @@ import { seatNo } from "./seat.js";
 import { joinTable, savedName, send, watchTable } from "./socket.js";
 import { S, changed, notify } from "./state.js";
 import { pageTools } from "./tools.js";
+import { yoursCard } from "./yours.js";
 
 function ruleWord(kind, value) {
   return t(`rule.${kind}.${value}`);
@@ -105,6 +106,7 @@ export function renderLobby() {
       h("div", { class: "hero-tiles", "aria-hidden": "true" }, domino(6, 6), domino(3, 5, { across: true }), domino(1, 4)),
       h("h1", { text: t("The Passing Game") }),
       h("p", { class: "tagline", text: t("A domino game for 2 to 4 players. Play friends or bots in your browser.") })),
+    yoursCard(), // yours.js: the tables where you hold a seat
     computerCard(),
     Quick.lobbyTop(), // quickplay.js: Play now, the daily deal
     h("div", { class: "lobby-cards" }, form, join),

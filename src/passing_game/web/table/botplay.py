@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from passing_game import bots as bot_registry
 from passing_game.bots import Bot
+from passing_game.i18n import N_, _
 from passing_game.moves import Move
 from passing_game.views import View
 
@@ -17,6 +18,31 @@ from passing_game.views import View
 FAST_BOTS = frozenset({"random", "greedy", "heuristic"})
 #: The level of the bot that plays for a person who is away or out of time (P26).
 STAND_IN_LEVEL = "medium"
+
+
+#: What a newcomer calls each level, and how it plays, in a line to choose by
+#: (issue 24, item 1; the bots behind them: bots.LEVELS, their strength:
+#: docs/STRENGTH.md).
+LEVEL_TITLES: dict[str, str] = {
+    # TRANSLATORS: the weakest level of the computer, as a newcomer chooses it.
+    "easy": N_("Beginner"),
+    "medium": N_("Casual"),
+    "hard": N_("Strong"),
+    "expert": N_("Expert"),
+}
+LEVEL_ABOUT: dict[str, str] = {
+    "easy": N_("Plays its heaviest tile that fits, and draws only when nothing fits."),
+    "medium": N_("Keeps its numbers varied and notices what the others pass on."),
+    "hard": N_("Imagines a thousand ways the hidden tiles could lie before each move."),
+    "expert": N_("Searches the game ahead from all it has seen. Hard to beat."),
+}
+
+
+def level_about(level: str) -> tuple[str, str] | None:
+    """What ``level`` is called and how it plays, in the visitor's language."""
+    if level not in LEVEL_TITLES:
+        return None
+    return _(LEVEL_TITLES[level]), _(LEVEL_ABOUT[level])
 
 
 def bot_choices() -> list[str]:

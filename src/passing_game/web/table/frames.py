@@ -44,31 +44,6 @@ def level_word(level: str) -> str:
     return _(LEVEL_WORDS[level]) if level in LEVEL_WORDS else level
 
 
-#: What a newcomer calls each level, and how it plays, in a line to choose by
-#: (issue 24, item 1; the bots behind them: bots.LEVELS, their strength:
-#: docs/STRENGTH.md).
-LEVEL_TITLES: dict[str, str] = {
-    # TRANSLATORS: the weakest level of the computer, as a newcomer chooses it.
-    "easy": N_("Beginner"),
-    "medium": N_("Casual"),
-    "hard": N_("Strong"),
-    "expert": N_("Expert"),
-}
-LEVEL_ABOUT: dict[str, str] = {
-    "easy": N_("Plays its heaviest tile that fits, and draws only when nothing fits."),
-    "medium": N_("Keeps its numbers varied and notices what the others pass on."),
-    "hard": N_("Imagines a thousand ways the hidden tiles could lie before each move."),
-    "expert": N_("Searches the game ahead from all it has seen. Hard to beat."),
-}
-
-
-def level_about(level: str) -> tuple[str, str] | None:
-    """What ``level`` is called and how it plays, in the visitor's language."""
-    if level not in LEVEL_TITLES:
-        return None
-    return _(LEVEL_TITLES[level]), _(LEVEL_ABOUT[level])
-
-
 #: The name a deleted account's seats keep, translated when shown (web/accounts/flows.py).
 DELETED_NAME = N_("Deleted player")
 
