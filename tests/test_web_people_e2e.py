@@ -157,7 +157,9 @@ def test_a_friend_leaves_and_comes_back_by_a_new_invitation(
     old_ctx = browser.new_context(viewport=PHONE, storage_state=old_device)
     old = old_ctx.new_page()
     old.goto(quick.url(f"/t/{code}"))
-    expect(old.locator(".notice.error")).to_contain_text("not valid", timeout=10_000)
+    expect(old.locator(".notice.error")).to_contain_text(
+        "can no longer take that seat back", timeout=10_000
+    )
     expect(old.locator("#join-button")).to_be_visible()
     assert old.evaluate("() => S.seat") in (None, -1)
     assert not [e for e in errors if "WebSocket" not in e], errors

@@ -114,7 +114,11 @@ def test_the_analysis_marks_a_deliberate_blunder(
     costliest = page.locator("#analysis-costliest li")
     expect(costliest).to_have_count(3)
     expect(costliest.first.locator(".mark-blunder")).to_be_visible()
-    expect(costliest.first.locator(".explanation")).to_contain_text("[")
+    # The expert's choice is written as a player reads a tile; the reason beside
+    # it says why without writing the move again (issue 24, item 6).
+    expect(costliest.first).to_contain_text("The expert's choice: ")
+    expect(costliest.first).to_contain_text("[")
+    expect(costliest.first.locator(".explanation")).to_contain_text("simulations")
     page.screenshot(path=str(shots / "replay-analysis.png"), full_page=True)
     # "Show" opens the blunder's position from the blunderer's view; its move is marked.
     costliest.first.locator("button").click()

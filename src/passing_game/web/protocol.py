@@ -62,6 +62,7 @@ from passing_game.rules import (
     RulesError,
 )
 from passing_game.web.accounts import names
+from passing_game.web.game.errors import NOT_YOUR_SEAT
 from passing_game.web.game.errors import ProtocolError as ProtocolError
 
 #: The longest message a client may send, in bytes (UTF-8).
@@ -182,7 +183,7 @@ def _seat(value: Any) -> int:
 def _token(value: Any) -> str:
     text = _str(value, _("token"), 64)
     if not _TOKEN.match(text):
-        raise ProtocolError(_("that seat token is not valid"), "bad-token")
+        raise ProtocolError(_(NOT_YOUR_SEAT), "bad-token")
     return text
 
 

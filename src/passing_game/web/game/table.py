@@ -23,7 +23,7 @@ from typing import Any
 from passing_game.i18n import N_, _
 from passing_game.moves import DRAW, PASS, Move, parse_move
 from passing_game.web.game import clock, seats
-from passing_game.web.game.errors import ProtocolError
+from passing_game.web.game.errors import NOT_YOUR_SEAT, ProtocolError
 from passing_game.web.game.events import (
     NOTHING,
     Act,
@@ -273,7 +273,7 @@ def _invite(state: TableState, seat: int, act: Act, now: float) -> Step:
     return Step(
         (
             SaveSeat(target, changes),
-            Dismiss(target, N_("that seat token is not valid"), "bad-token"),
+            Dismiss(target, NOT_YOUR_SEAT, "bad-token"),
             Broadcast(),
         )
     )
@@ -304,7 +304,7 @@ def _hand_over(state: TableState, seat: int, act: Act, now: float) -> Step:
     return Step(
         (
             SaveSeat(target, changes),
-            Dismiss(target, N_("that seat token is not valid"), "bad-token"),
+            Dismiss(target, NOT_YOUR_SEAT, "bad-token"),
             Broadcast(),
         )
     )
@@ -399,7 +399,7 @@ def _claim_invite(
         return Step(
             (
                 SaveSeat(held.seat, changes),
-                Dismiss(held.seat, N_("that seat token is not valid"), "bad-token"),
+                Dismiss(held.seat, NOT_YOUR_SEAT, "bad-token"),
                 Broadcast(),
             ),
             {"seat": held.seat},

@@ -7,7 +7,7 @@
 // text: always put on the page as text (h's `text` or text nodes), never HTML.
 
 import { ICONS, dialogBox, field, h, toolButton } from "./dom.js";
-import { I18N, nt, t } from "./i18n.js";
+import { I18N, nt, sentenceStart, t } from "./i18n.js";
 import { whoParts } from "./seat.js";
 import { reopen, savedName, savedSeat, send } from "./socket.js";
 import { S, changed, notify, render } from "./state.js";
@@ -77,7 +77,7 @@ async function accountPost(path, body) {
 // the socket opens again by itself.
 export async function accountEnded(msg) {
   await accountLoad(false);
-  if (!ACCOUNT.user) notify(msg.message, "error");
+  if (!ACCOUNT.user) notify(sentenceStart(msg.message), "error");
 }
 
 export async function accountLoad(resume = true) {
@@ -136,7 +136,7 @@ function resumeOwnSeat() {
 
 function failed(data) {
   ACCOUNT.busy = false;
-  ACCOUNT.error = (data && data.error) || t("Something went wrong; try again.");
+  ACCOUNT.error = data && data.error ? sentenceStart(data.error) : t("Something went wrong; try again.");
   accountChanged();
 }
 

@@ -201,3 +201,11 @@ export function t(key, params) {
 export function nt(key, n, params) {
   return I18N.nt(key, n, params);
 }
+
+// A server's reason as a sentence of its own: its first letter in upper case, as
+// the page's language writes it (the reasons are fragments written to follow
+// "Not allowed: …"; every error the page shows goes through here).
+export function sentenceStart(text) {
+  const s = String(text || "");
+  return s.charAt(0).toLocaleUpperCase(I18N.language) + s.slice(1);
+}

@@ -3,7 +3,7 @@
 import { accountEnded } from "./account.js";
 import { afterRender, announce } from "./announce.js";
 import { goToLobby } from "./dialogs.js";
-import { I18N, t } from "./i18n.js";
+import { sentenceStart, t } from "./i18n.js";
 import { Quick } from "./quickplay.js";
 import { seatKey, send } from "./socket.js";
 import { S, notify, render } from "./state.js";
@@ -123,12 +123,6 @@ export function receive(msg) {
     // The server's reasons are fragments written to follow "Not allowed: …"; alone, a sentence.
     notify(sentenceStart(msg.message), "error");
   }
-}
-
-// A text's first letter in upper case, as the page's language writes it.
-function sentenceStart(text) {
-  const s = String(text || "");
-  return s.charAt(0).toLocaleUpperCase(I18N.language) + s.slice(1);
 }
 
 function seenSummary(frame) {

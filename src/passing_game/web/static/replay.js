@@ -14,7 +14,7 @@
 // Every text comes from t()/nt() (i18n.js) or from the server, in the page's language.
 
 import { backTile, domino, field, h, tileParts, toolButton } from "./dom.js";
-import { I18N, nt, t } from "./i18n.js";
+import { I18N, nt, sentenceStart, t } from "./i18n.js";
 import { seatNo } from "./seat.js";
 import { changed } from "./state.js";
 import { copyLink, pageTools } from "./tools.js";
@@ -118,7 +118,7 @@ export const Replay = (() => {
       body = null;
     }
     if (!response.ok && !(body && body.status)) {
-      throw new Error((body && body.error) || t("The server could not be reached; try again."));
+      throw new Error(body && body.error ? sentenceStart(body.error) : t("The server could not be reached; try again."));
     }
     return body;
   }

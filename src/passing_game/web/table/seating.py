@@ -21,6 +21,7 @@ from passing_game.i18n import N_, _
 from passing_game.web.accounts.flows import Accounts
 from passing_game.web.game import events
 from passing_game.web.game import table as authority
+from passing_game.web.game.errors import NOT_YOUR_SEAT
 from passing_game.web.game.model import RowFacts
 from passing_game.web.protocol import ProtocolError
 from passing_game.web.server.cluster import Cluster
@@ -124,7 +125,7 @@ class Seating:
                 t.seats[seat].row = stored.seats[seat]
         held = t.seats[seat].row
         if user_id is None or held.kind != "human" or held.user_id != user_id:
-            raise ProtocolError(_("that seat token is not valid"), "bad-token")
+            raise ProtocolError(_(NOT_YOUR_SEAT), "bad-token")
 
     async def check_token(self, seat: int, token: str, user_id: str | None = None) -> None:
         """Refuse a seat token that is not the seat's (a reload takes a seat back with it).
@@ -145,7 +146,7 @@ class Seating:
                     t.seats[seat].row = stored.seats[seat]
                     matched = self.token_matches(seat, token)
             if not matched:
-                raise ProtocolError(_("that seat token is not valid"), "bad-token")
+                raise ProtocolError(_(NOT_YOUR_SEAT), "bad-token")
         owner = t.seats[seat].row.user_id
         if owner is None:
             return
@@ -254,7 +255,7 @@ class Seating:
 
     def refuse(self, held: Seat) -> None:
         """The seat's token changed hands: its old clients are refused."""
-        self.dismiss(held, N_("that seat token is not valid"), "bad-token")
+        self.dismiss(held, N_(NOT_YOUR_SEAT), "bad-token")
 
 
 __all__ = ["Sat", "Seat", "Seating", "Usher"]
