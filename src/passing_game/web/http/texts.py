@@ -338,6 +338,12 @@ PAGE_TEXTS: dict[str, str] = {
     "No results for this day.": N_("No results for this day."),
     "The day's results": N_("The day's results"),
     "Rank": N_("Rank"),
+    "Net: your points minus the bot's. Matchpoints: the share of the others you beat on net, a tie counting half.": N_(  # noqa: E501
+        "Net: your points minus the bot's. Matchpoints: the share of the others you beat on net, a tie counting half."  # noqa: E501
+    ),
+    "Net: your points minus the bot's. A rank comes once someone else has played this deal.": N_(
+        "Net: your points minus the bot's. A rank comes once someone else has played this deal."
+    ),
     "Player": N_("Player"),
     "Points": N_("Points"),
     # TRANSLATORS: a column of the daily deal's table: the bot's points.

@@ -272,23 +272,28 @@ function publicCard() {
 
 function dailyStandings(d) {
   if (!d.entries.length) return h("p", { class: "muted", text: d.today ? t("No results yet today.") : t("No results for this day.") });
+  // A rank and a share of the others beaten mean something once there are others (issue 24).
+  const several = d.entries.length > 1;
   return h("div", { class: "daily-table-wrap" },
     h("table", { class: "daily-table", id: "daily-table" },
       h("caption", { class: "sr-only", text: t("The day's results") }),
       h("thead", {}, h("tr", {},
-        h("th", { scope: "col", text: t("Rank") }),
+        several ? h("th", { scope: "col", text: t("Rank") }) : null,
         h("th", { scope: "col", class: "name", text: t("Player") }),
         h("th", { scope: "col", text: t("Points") }),
         h("th", { scope: "col", text: t("Bot") }),
         h("th", { scope: "col", text: t("Net") }),
-        h("th", { scope: "col", text: t("Matchpoints") }))),
+        several ? h("th", { scope: "col", text: t("Matchpoints") }) : null)),
       h("tbody", {}, d.entries.map((e) => h("tr", { class: e.you ? "you" : "" },
-        h("td", { text: String(e.rank) }),
+        several ? h("td", { text: String(e.rank) }) : null,
         h("td", { class: "name", text: e.you ? t("{name} (you)", { name: e.name }) : e.name }),
         h("td", { text: String(e.points) }),
         h("td", { text: String(e.bots) }),
         h("td", { text: (e.net > 0 ? "+" : "") + String(e.net) }),
-        h("td", { text: t("{n}%", { n: e.percent }) }))))));
+        several ? h("td", { text: t("{n}%", { n: e.percent }) }) : null)))),
+    h("p", { class: "hint", id: "daily-words", text: several
+      ? t("Net: your points minus the bot's. Matchpoints: the share of the others you beat on net, a tie counting half.")
+      : t("Net: your points minus the bot's. A rank comes once someone else has played this deal.") }));
 }
 
 function dailyCard() {
