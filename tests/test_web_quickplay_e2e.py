@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -194,3 +195,43 @@ def test_the_daily_deal_from_the_lobby(browser: Browser, site: Server) -> None:
     expect(page.locator("#daily-card")).to_contain_text("1 person still playing")
     assert not [e for e in errors if "WebSocket" not in e], errors
     ctx.close()
+
+
+def test_the_daily_deal_says_what_net_is_and_ranks_only_among_several(
+    browser: Browser, site: Server
+) -> None:
+    """Issue 24, item 6: with one entry the day's table shows no rank and no
+    matchpoints (100 % of nobody), and says what net is; with two it ranks."""
+    page = browser.new_page(viewport=PHONE)
+    errors = watch_errors(page)
+    page.goto(site.url("/"))
+    # Who is signed in, and the day's results, are known (no fetch left to overwrite ours).
+    expect(page.locator("#daily-signin")).to_be_visible()
+    page.wait_for_function("() => Quick.daily && !Quick.loading")
+    entry = {"rank": 1, "name": "Fay", "you": False, "points": 40, "bots": 25, "net": 15}
+
+    def show(entries: list[dict[str, Any]]) -> None:
+        page.evaluate(
+            """(entries) => {
+              Quick.fetchedAt = performance.now() + 1e9; // no refresh over the shown day
+              Quick.daily = { ...Quick.daily, entries };
+              changed();
+            }""",
+            entries,
+        )
+
+    show([{**entry, "percent": 100.0}])
+    table = page.locator("#daily-table")
+    expect(table).to_be_visible()
+    expect(table.locator("th")).to_have_text(["Player", "Points", "Bot", "Net"])
+    expect(page.locator("#daily-words")).to_contain_text("Net: your points minus the bot's.")
+    expect(page.locator("#daily-words")).to_contain_text("A rank comes once")
+    show(
+        [{**entry, "percent": 100.0}, {**entry, "rank": 2, "name": "Gus", "net": 3, "percent": 0.0}]
+    )
+    expect(table.locator("th")).to_have_text(
+        ["Rank", "Player", "Points", "Bot", "Net", "Matchpoints"]
+    )
+    expect(page.locator("#daily-words")).to_contain_text("a tie counting half")
+    assert not [e for e in errors if "WebSocket" not in e], errors
+    page.close()

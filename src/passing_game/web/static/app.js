@@ -36,7 +36,7 @@ import { Motion } from "./motion.js";
 import { Quick } from "./quickplay.js";
 import { connect, normCode, send, takeSeat, wire } from "./socket.js";
 import { Sound } from "./sound.js";
-import { S, drawWith, render } from "./state.js";
+import { S, changed, drawWith, render } from "./state.js";
 import { fetchConfig } from "./tools.js";
 
 drawWith(drawPage);
@@ -83,6 +83,6 @@ async function start() {
 
 // The browser tests (tests/test_web_*_e2e.py) read the state and speak for the
 // server through these; nothing on the page uses them.
-Object.assign(window, { S, send, receive, nt, I18N, Sound, Motion, Replay });
+Object.assign(window, { S, send, receive, nt, I18N, Sound, Motion, Replay, Quick, changed });
 
 start();
