@@ -18,7 +18,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from passing_game.errors import PassingGameError
-from passing_game.i18n import _
+from passing_game.i18n import ngettext
 from passing_game.moves import parse_move
 from passing_game.rules import Rules
 from passing_game.web.daily import match_for
@@ -35,7 +35,12 @@ def codes_of(text: str) -> list[str]:
     given = [part for part in text.split(",") if part.strip()]
     if len(given) > MOST_CODES:
         raise ProtocolError(
-            _("At most {n} tables can be asked about at once.").format(n=MOST_CODES), "too-many"
+            ngettext(
+                "At most {n} table can be asked about at once.",
+                "At most {n} tables can be asked about at once.",
+                MOST_CODES,
+            ).format(n=MOST_CODES),
+            "too-many",
         )
     return list(dict.fromkeys(clean_code(part) for part in given))
 
