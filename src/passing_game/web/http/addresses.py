@@ -12,11 +12,13 @@ docs/DEPLOY.md).
 from __future__ import annotations
 
 import ipaddress
+import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+from passing_game.i18n import ngettext
 from passing_game.web.protocol import RateLimit
 
 
@@ -89,4 +91,30 @@ class AddressLimits:
         return 0.0 if bucket.allow() else bucket.retry_after()
 
 
-__all__ = ["AddressLimits", "address_key", "client_key"]
+def too_many(wait: float) -> tuple[str, int]:
+    """What a client held back for ``wait`` seconds is told, and the whole seconds
+    for ``Retry-After``: seconds up to two minutes, minutes beyond (issue 24).
+
+    >>> too_many(0.2)
+    ('too many requests: try again in 1 second', 1)
+    >>> too_many(600)[0]
+    'too many requests: try again in 10 minutes'
+    """
+    seconds = max(1, math.ceil(wait))
+    if seconds <= 120:
+        text = ngettext(
+            "too many requests: try again in {n} second",
+            "too many requests: try again in {n} seconds",
+            seconds,
+        ).format(n=seconds)
+    else:
+        minutes = math.ceil(seconds / 60)
+        text = ngettext(
+            "too many requests: try again in {n} minute",
+            "too many requests: try again in {n} minutes",
+            minutes,
+        ).format(n=minutes)
+    return text, seconds
+
+
+__all__ = ["AddressLimits", "address_key", "client_key", "too_many"]

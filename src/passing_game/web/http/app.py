@@ -37,7 +37,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import math
 import mimetypes
 import re
 import time
@@ -55,7 +54,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from passing_game import __version__
-from passing_game.i18n import LANGUAGES, _, current_language, ngettext
+from passing_game.i18n import LANGUAGES, _, current_language
 from passing_game.rules import (
     DRAW_RULES,
     LEADER_RULES,
@@ -70,7 +69,7 @@ from passing_game.web.accounts.flows import SESSION_COOKIE, hash_secret
 from passing_game.web.daily import ROUTES as DAILY_ROUTES
 from passing_game.web.history import ROUTES as HISTORY_ROUTES
 from passing_game.web.http import i18n as page_i18n
-from passing_game.web.http.addresses import AddressLimits, client_key
+from passing_game.web.http.addresses import AddressLimits, client_key, too_many
 from passing_game.web.http.origins import origin_allowed, parse_origin
 from passing_game.web.http.page import page
 from passing_game.web.lobby import Lobby
@@ -160,12 +159,7 @@ async def _record(request: Request) -> Response:
     limits: AddressLimits = request.app.state.record_limits
     wait = limits.wait(request.client.host if request.client else None)
     if wait > 0:
-        seconds = max(1, math.ceil(wait))
-        message = ngettext(
-            "too many requests: try again in {n} second",
-            "too many requests: try again in {n} seconds",
-            seconds,
-        ).format(n=seconds)
+        message, seconds = too_many(wait)
         return JSONResponse({"error": message}, 429, headers={"Retry-After": str(seconds)})
     try:
         code = clean_code(request.path_params["code"])

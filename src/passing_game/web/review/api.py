@@ -49,7 +49,6 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
-import math
 import threading
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -59,9 +58,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from passing_game.i18n import _, ngettext
+from passing_game.i18n import _
 from passing_game.web.accounts.api import change_refused
-from passing_game.web.http.addresses import AddressLimits, client_key
+from passing_game.web.http.addresses import AddressLimits, client_key, too_many
 from passing_game.web.http.page import page
 from passing_game.web.protocol import ProtocolError, clean_code
 from passing_game.web.review.analyses import (
@@ -159,17 +158,8 @@ def _limit(request: Request, name: str, rate_burst: tuple[float, float]) -> None
 
 
 def _too_many(wait: float) -> Refused:
-    seconds = max(1, math.ceil(wait))
-    return Refused(
-        429,
-        ngettext(
-            "too many requests: try again in {n} second",
-            "too many requests: try again in {n} seconds",
-            seconds,
-        ).format(n=seconds),
-        "rate-limit",
-        seconds,
-    )
+    message, seconds = too_many(wait)
+    return Refused(429, message, "rate-limit", seconds)
 
 
 def _answer(exc: Refused) -> JSONResponse:
