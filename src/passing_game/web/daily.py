@@ -69,8 +69,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from passing_game.errors import PassingGameError
 from passing_game.i18n import _
 from passing_game.match import Match
+from passing_game.moves import parse_move
 from passing_game.rules import Rules
 from passing_game.web.accounts.api import current_user
 from passing_game.web.accounts.flows import hash_secret
@@ -78,6 +80,7 @@ from passing_game.web.protocol import ProtocolError, random_code
 from passing_game.web.store import AsyncStore, NewTable, SeatRow, Store, Tx, hash_token, settings
 from passing_game.web.store import daily as daily_rows
 from passing_game.web.store import tables as table_rows
+from passing_game.web.store.rows import StoredTable
 from passing_game.web.table.conn import Conn
 
 log = logging.getLogger("passing_game.web")
@@ -182,6 +185,22 @@ def match_for(origin: str, rules: Rules, seed: int) -> Match:
     if origin == ORIGIN:
         return RoundsMatch(rules, seed)
     return Match(rules, seed)
+
+
+def stored_match(stored: StoredTable) -> Match:
+    """A stored table's current game: its match (``match_for``), every stored move
+    played and its resignation; ``PassingGameError`` names a move the rules refuse."""
+    match = match_for(stored.origin, Rules.from_dict(stored.rules), stored.seed)
+    for index, text in enumerate(stored.moves, start=1):
+        try:
+            match.play(parse_move(text))
+        except PassingGameError as exc:
+            raise PassingGameError(
+                f"table {stored.code}, game {stored.game}, stored move {index} ({text!r}): {exc}"
+            ) from None
+    if stored.resigned is not None and not match.is_over:
+        match.resign(stored.resigned)
+    return match
 
 
 def daily_record(text: str) -> str:

@@ -19,9 +19,7 @@ from starlette.routing import Route
 
 from passing_game.errors import PassingGameError
 from passing_game.i18n import ngettext
-from passing_game.moves import parse_move
-from passing_game.rules import Rules
-from passing_game.web.daily import match_for
+from passing_game.web.daily import stored_match
 from passing_game.web.protocol import ProtocolError, clean_code
 from passing_game.web.store import Store
 from passing_game.web.table.frames import seat_names
@@ -50,14 +48,10 @@ def status_of(store: Store, code: str) -> dict[str, Any] | None:
     stored = store.load_table(code)
     if stored is None:
         return None
-    match = match_for(stored.origin, Rules.from_dict(stored.rules), stored.seed)
     try:
-        for text in stored.moves:
-            match.play(parse_move(text))
+        match = stored_match(stored)
     except PassingGameError:  # a damaged game: the table itself will say so
         return None
-    if stored.resigned is not None and not match.is_over:
-        match.resign(stored.resigned)
     started = all(row.kind != "open" for row in stored.seats)
     over = match.is_over
     return {

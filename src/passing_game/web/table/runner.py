@@ -29,12 +29,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from passing_game.errors import PassingGameError
 from passing_game.i18n import _
-from passing_game.moves import Move, parse_move
+from passing_game.moves import Move
 from passing_game.records import dump_record
 from passing_game.rules import Rules
-from passing_game.web.daily import daily_record, match_for
+from passing_game.web.daily import daily_record, match_for, stored_match
 from passing_game.web.game import events
 from passing_game.web.game import seats as seat_rules
 from passing_game.web.game import table as authority
@@ -143,17 +142,9 @@ class Table:
         self.game = stored.game
         self.seq = stored.last_seq
         self._start_game(stored.seed)
-        for index, text in enumerate(stored.moves, start=1):
-            try:
-                self.match.play(parse_move(text))
-            except PassingGameError as exc:
-                raise PassingGameError(
-                    f"table {self.code}, game {self.game}, stored move {index} ({text!r}): {exc}"
-                ) from None
+        self.match = stored_match(stored)
         self.played_by: list[str | None] = list(stored.played_by) or [None] * len(stored.moves)
         self.resigned: int | None = stored.resigned
-        if self.resigned is not None and not self.match.is_over:
-            self.match.resign(self.resigned)
 
     def _start_game(self, seed: int) -> None:
         self.seed = seed
