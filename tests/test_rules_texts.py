@@ -1,10 +1,12 @@
 """The players' rules in English, Galician and Croatian (issue 7).
 
 The English ``texts/rules.md`` is the reference: each translation must have
-the same sections in the same order, name the same option values (D1, D2,
-D4, D5, D6, D10) and use the words that docs/GLOSSARY.md fixes for its
-language. ``passing-game rules`` must print the document of the chosen
-language.
+the same sections in the same order, name every variant (D1, D2, D4, D5, D6,
+D10) by the words the page's lobby shows for it, and use the words that
+docs/GLOSSARY.md fixes for its language. The players' rules hold no
+command-line flag and count seats from 1, as the page does (issue 24, item
+6); the flags are ``passing-game play --help``'s. ``passing-game rules`` must
+print the document of the chosen language.
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ from click.testing import CliRunner
 
 from passing_game.cli import main
 from passing_game.cli.rules import read_rules
-from passing_game.i18n import current_language, set_language
+from passing_game.i18n import _, current_language, set_language, using_language
 from passing_game.rules import TARGET_PRESETS, DrawRule, LeaderRule, PassingRule, ScoringRule
+from passing_game.web.http.texts import PAGE_TEXTS
 
 ROOT = Path(__file__).resolve().parent.parent
 TEXTS = ROOT / "src" / "passing_game" / "texts"
@@ -32,14 +35,21 @@ GLOSSARY = ROOT / "docs" / "GLOSSARY.md"
 TRANSLATIONS = ("gl", "hr")
 LANGUAGES = ("en", *TRANSLATIONS)
 
-#: Every option value a table may choose, from the rules module itself.
+#: Every option value a table may choose, from the rules module itself, by the
+#: field the page's texts name it under (``rule.<field>.<value>``).
 OPTION_VALUES: dict[str, tuple[str, ...]] = {
-    "--draw": get_args(DrawRule),  # D1
-    "--passing": get_args(PassingRule),  # D2
-    "--scoring": get_args(ScoringRule),  # D4
-    "--leader": get_args(LeaderRule),  # D5
-    "--target-preset": tuple(TARGET_PRESETS),  # D10
+    "draw": get_args(DrawRule),  # D1
+    "passing": get_args(PassingRule),  # D2
+    "scoring": get_args(ScoringRule),  # D4
+    "leader": get_args(LeaderRule),  # D5
+    "target_preset": tuple(TARGET_PRESETS),  # D10
 }
+
+#: The lobby's own words for the choices that have no value list (D6 teams, D10 target).
+LOBBY_LABELS = ("Partnerships (seats 1+3 against 2+4)", "Target score", "Target preset")
+
+#: "Seat 0" in each language: the page counts seats from 1, and so do the rules.
+SEAT_ZERO = {"en": r"\bseats? 0\b", "gl": r"\bpostos? 0\b", "hr": r"\bmjest[oa] 0\b"}
 
 #: Glossary rows (by their English cell) whose word must appear in every
 #: language's rules: the vocabulary a player meets while reading them.
@@ -152,15 +162,35 @@ def test_same_commands_and_option_values(language: str) -> None:
     assert code_spans(rules_text(language)) == code_spans(rules_text("en"))
 
 
+def bold_texts(text: str) -> set[str]:
+    return set(re.findall(r"\*\*([^*\n]+)\*\*", text))
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_every_variant_value_is_explained(language: str) -> None:
-    """D1 draw, D2 passing, D4 scoring, D5 leader, D10 target presets, D6 partnerships."""
+def test_every_variant_is_named_as_the_lobby_names_it(language: str) -> None:
+    """D1 draw, D2 passing, D4 scoring, D5 leader, D10 target presets, D6 partnerships:
+    each is in the rules in bold, in the very words of the lobby's choice (its page
+    text in this language), so a player finds it in **Rules and variants**."""
+    shown = bold_texts(rules_text(language))
+    with using_language(language):
+        for field, values in OPTION_VALUES.items():
+            for value in values:
+                label = _(PAGE_TEXTS[f"rule.{field}.{value}"])
+                assert label in shown, f"{language}: {field} {value} ({label!r}) is not named"
+        for english in LOBBY_LABELS:
+            assert _(PAGE_TEXTS[english]) in shown, f"{language}: {english!r} is not named"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_players_rules_hold_no_flags_and_count_seats_from_one(language: str) -> None:
+    """Issue 24, item 6: no command-line flag (``--draw``) and no command in the
+    players' rules (``passing-game play --help`` lists them), and no seat 0."""
     text = rules_text(language)
-    for option, values in OPTION_VALUES.items():
-        for value in values:
-            assert f"`{option} {value}`" in text, f"{option} {value} is not explained"
-    assert "`--partnerships`" in text  # D6
-    assert "`--target N`" in text  # D10
+    assert not re.findall(r"--\w", text), re.findall(r".*--\w.*", text)
+    assert "passing-game" not in text and "`" not in text
+    assert not re.search(SEAT_ZERO[language], text, re.IGNORECASE)
+    seats = re.findall(r"\b(?:seats?|postos?|mjest[oa]) (\d)\b", text, re.IGNORECASE)
+    assert seats and min(int(n) for n in seats) == 1
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -222,7 +222,7 @@ def test_a_guest_keeps_the_table_signs_out_changes_the_password_and_deletes(
     page.fill("#acc-old", "not my password")
     page.fill("#acc-new", "a brand new password")
     page.click("#acc-password-submit")
-    expect(page.locator("#account-error")).to_have_text("That password is not right")
+    expect(page.locator("#account-error")).to_have_text("That password is not right.")
     page.fill("#acc-old", PASSWORD)
     page.fill("#acc-new", "a brand new password")
     page.click("#acc-password-submit")
@@ -243,7 +243,7 @@ def test_a_guest_keeps_the_table_signs_out_changes_the_password_and_deletes(
     page.fill("#acc-name", "Cleo")
     page.fill("#acc-password", "a brand new password")
     page.click("#acc-submit")
-    expect(page.locator("#account-error")).to_have_text("Wrong user name or password")
+    expect(page.locator("#account-error")).to_have_text("Wrong user name or password.")
     # The browser logs the refused requests (401) it was asked to make; nothing else.
     assert [e for e in errors if "status of 401" not in e] == [], errors
     context.close()

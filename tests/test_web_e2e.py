@@ -182,15 +182,17 @@ def test_two_people_at_one_table(browser: Browser, server: Server, shots: Path) 
         take_turn(page)
         other.wait_for_function(f"() => S.last > {before}", timeout=10_000)
     # Each sees the other online, and the other's tiles only as backs.
-    expect(ana.locator(".opponents .seat-card .dot.on")).to_have_count(1)
-    assert ana.locator(".opponents .domino.back").count() == len(frame(ben)["round"]["hand"])
+    expect(ana.locator(".felt .place .seat-card .dot.on")).to_have_count(1)
+    assert ana.locator(".place.across .backs .domino.back").count() == len(
+        frame(ben)["round"]["hand"]
+    )
     ben.screenshot(path=str(shots / "two-people.png"))
     # Ben loses the connection: Ana sees him offline; he comes back to his seat.
     ben_ctx.set_offline(True)
     ben.evaluate("() => S.ws.close()")
-    expect(ana.locator(".opponents .seat-card .dot.off")).to_have_count(1, timeout=10_000)
+    expect(ana.locator(".felt .place .seat-card .dot.off")).to_have_count(1, timeout=10_000)
     ben_ctx.set_offline(False)
-    expect(ana.locator(".opponents .seat-card .dot.on")).to_have_count(1, timeout=20_000)
+    expect(ana.locator(".felt .place .seat-card .dot.on")).to_have_count(1, timeout=20_000)
     ben.wait_for_function("() => S.wsOpen && S.frame && S.frame.you === 1", timeout=20_000)
     assert not [e for e in errors if "WebSocket" not in e], errors
     ana_ctx.close()

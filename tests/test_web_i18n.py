@@ -254,7 +254,7 @@ def test_errors_come_in_the_clients_language(client: TestClient) -> None:
             player.send(type="play", move="L3-5")
             message = player.error()["message"]
             with using_language(lang or ("gl" if accept else "en")):
-                assert message == _("join a table first")
+                assert message == _("Join a table first.")
 
 
 def test_state_frames_come_in_each_clients_language(client: TestClient) -> None:

@@ -120,10 +120,10 @@ def test_the_analysis_marks_a_deliberate_blunder(
     expect(costliest.first).to_contain_text("[")
     expect(costliest.first.locator(".explanation")).to_contain_text("simulations")
     page.screenshot(path=str(shots / "replay-analysis.png"), full_page=True)
-    # "Show" opens the blunder's position from the blunderer's view; its move is marked.
+    # "Show" opens the blunder's move from the blunderer's view; the move is marked
+    # (test_web_review_graph_e2e.py: the board, the graph, the numbers).
     costliest.first.locator("button").click()
     assert page.locator("#replay-seat").input_value() == "0"
-    page.keyboard.press("ArrowRight")
     expect(page.locator("#replay-line .mark-blunder")).to_be_visible()
     assert errors == []
 

@@ -29,11 +29,21 @@ LAYERS: dict[str, list[str]] = {
     # scheduler, the connection: none of them knows a screen.
     "base": ["dom.js", "i18n.js", "clock.js", "motion.js", "sound.js", "state.js", "socket.js"],
     # What several screens share: seats' words and cards, the account (its
-    # tool-bar button and dialog), the tool bars and the rules, the table's dialogs.
-    "widgets": ["seat.js", "account.js", "tools.js", "dialogs.js"],
-    # One screen's own pieces: what just happened, the hand, the summary, quick
-    # play, the tile tracker, your games.
-    "parts": ["announce.js", "hand.js", "summary.js", "quickplay.js", "tracker.js", "yours.js"],
+    # tool-bar button and dialog) and the ratings in words, the tool bars and the
+    # rules, the table's dialogs.
+    "widgets": ["seat.js", "ratings.js", "account.js", "tools.js", "dialogs.js"],
+    # One screen's own pieces: what just happened, the hand, the train, the summary, quick
+    # play, the tile tracker, your games, the replay's analysis graph and board marks.
+    "parts": [
+        "announce.js",
+        "hand.js",
+        "train.js",
+        "summary.js",
+        "quickplay.js",
+        "tracker.js",
+        "yours.js",
+        "evalgraph.js",
+    ],
     "screens": ["lobby.js", "table.js", "replay.js"],
     # What the server says, the keys, the page's render, and app.js, which starts
     # and wires the rest.

@@ -153,7 +153,7 @@ def test_a_table_without_a_clock_sends_no_clock(client: TestClient) -> None:
     for bad in ("fast", {"move": 1, "bank": 0}, {"move": 5}, {"move": "5", "bank": 0}, [5]):
         ana.send(type="create", name="Ana", seats=["you", "greedy"], rules={}, clock=bad)
         error = ana.until(lambda f: f["type"] == "error")
-        assert "clock" in error["message"]
+        assert "clock" in error["message"] and error["message"][0].isupper()
     ws_a.__exit__(None, None, None)
 
 
@@ -335,7 +335,8 @@ def test_the_creator_hands_an_absent_seat_to_a_bot(client: TestClient) -> None:
     waiting = state(ana)
     assert not waiting["started"] and waiting["creator"]
     ana.send(type="hand_over", seat=1, level="nosuchbot")
-    assert "level" in ana.until(lambda f: f["type"] == "error")["message"]
+    refused = ana.until(lambda f: f["type"] == "error")["message"]
+    assert refused.startswith("That choice is not on offer") and "easy" in refused
     ana.send(type="hand_over", seat=1, level="easy")
     ana.send(type="hand_over", seat=2, level="easy")
     started = state(ana, lambda f: f["started"])

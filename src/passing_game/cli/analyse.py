@@ -63,7 +63,8 @@ def _pool(workers: int) -> Iterator[ProcessPoolExecutor | None]:
 @click.argument("record", type=click.Path(dir_okay=False, path_type=Path))
 @option(
     "--seat",
-    type=click.IntRange(1, 4),
+    type=int,
+    metavar="N",
     required=True,
     help=N_("The seat whose decisions are analysed, numbered from 1."),
 )

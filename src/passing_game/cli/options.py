@@ -117,8 +117,9 @@ def build_rules(
 
 
 def check_seat(seat: int, rules: Rules) -> None:
-    """``--seat`` (numbered from 1) names a seat of these rules, or a usage error."""
-    if seat > rules.players:
+    """``--seat`` (numbered from 1, as people count) names a seat of these rules, or a
+    usage error that says which numbers are seats (0 is not one)."""
+    if not 1 <= seat <= rules.players:
         raise click.BadParameter(
             ngettext(
                 "seat must be 1 with {n} player",
@@ -148,28 +149,40 @@ _RULES_OPTIONS: tuple[Callable[[Any], Any], ...] = (
         type=click.Choice(DRAW_RULES),
         default="ends-turn",
         show_default=True,
-        help=N_("Whether a draw ends the turn or the drawer acts again."),
+        help=N_(
+            "ends-turn: a draw ends your turn (the standard game);"
+            " continue: after a draw you act again (play, draw or pass)."
+        ),
     ),
     option(
         "--passing",
         type=click.Choice(PASSING_RULES),
         default="free",
         show_default=True,
-        help=N_("Free passing, or passing only when no play or draw is possible."),
+        help=N_(
+            "free: you may always pass (the standard game);"
+            " forced: you may pass only when you can neither play nor draw."
+        ),
     ),
     option(
         "--scoring",
         type=click.Choice(SCORING_RULES),
         default="literal",
         show_default=True,
-        help=N_("How the round winner's points are counted."),
+        help=N_(
+            "How the round's winner scores. literal: the others' sum minus their own count"
+            " (the standard game); pairwise: the difference to each other count, added up."
+        ),
     ),
     option(
         "--leader",
         type=click.Choice(LEADER_RULES),
         default="random",
         show_default=True,
-        help=N_("Who leads each round after the first."),
+        help=N_(
+            "Who leads each round after the first. random: chosen at random (the standard"
+            " game); rotate: the next seat clockwise; winner: the last round's winner."
+        ),
     ),
     option(
         "--target",
@@ -181,7 +194,11 @@ _RULES_OPTIONS: tuple[Callable[[Any], Any], ...] = (
         "--target-preset",
         type=click.Choice(list(TARGET_PRESETS)),
         default=None,
-        help=N_("A named target scheme instead of --target."),
+        help=N_(
+            "A target by name, used without --target. seeds: 101 points with 2 or 3"
+            " players, 61 with 4 (the standard game); alternate: 101 with 2 players or"
+            " partnerships, 61 otherwise."
+        ),
     ),
 )
 

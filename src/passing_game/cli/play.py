@@ -90,7 +90,8 @@ def check_save_path(path: Path | None) -> None:
 )
 @option(
     "--seat",
-    type=click.IntRange(1, 4),
+    type=int,
+    metavar="N",
     default=1,
     show_default=True,
     help=N_("The seat you play, numbered from 1."),

@@ -70,12 +70,13 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from passing_game.errors import PassingGameError
-from passing_game.i18n import _
+from passing_game.i18n import N_, _
 from passing_game.match import Match
 from passing_game.moves import parse_move
 from passing_game.rules import Rules
 from passing_game.web.accounts.api import current_user
 from passing_game.web.accounts.flows import hash_secret
+from passing_game.web.game.errors import NOT_READ
 from passing_game.web.protocol import ProtocolError, random_code
 from passing_game.web.store import AsyncStore, NewTable, SeatRow, Store, Tx, hash_token, settings
 from passing_game.web.store import daily as daily_rows
@@ -101,6 +102,10 @@ NEW_ACCOUNT_SECONDS = 24 * 3600.0
 ORIGIN = "daily"
 
 _DAY = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+
+
+#: Refusals this module sends from more than one place (each worded once).
+SIGN_IN_DAILY = N_("Sign in to play the daily deal.")
 
 
 def today(now: float | None = None) -> str:
@@ -372,7 +377,7 @@ def _refusal(reason: str) -> ProtocolError:
             ),
             "daily-once",
         )
-    return ProtocolError(_("sign in to play the daily deal"), "signed-out")
+    return ProtocolError(_(SIGN_IN_DAILY), "signed-out")
 
 
 class Dealer(Protocol):
@@ -393,7 +398,7 @@ async def open_daily(host: Dealer, conn: Conn) -> tuple[str, str | None]:
     again: its code, and the seat token when it was just made (``None``: the
     account's seat of the day, resumed on any device)."""
     if conn.user_id is None:
-        raise ProtocolError(_("sign in to play the daily deal"), "signed-out")
+        raise ProtocolError(_(SIGN_IN_DAILY), "signed-out")
     secret = host.daily_secret
     if not secret:  # a lobby that was never started: read it now, once
         secret = host.daily_secret = await host.db.run(site_secret, host.store)
@@ -421,7 +426,7 @@ async def _day_endpoint(request: Request, day: str) -> Response:
         found = await db.run(standings, db.store, day, user.id if user else None)
     except Exception:
         log.exception("could not read the daily deal's table")
-        return JSONResponse({"error": _("the server could not read that; try again")}, 503)
+        return JSONResponse({"error": _(NOT_READ)}, 503)
     return JSONResponse(found, headers={"Cache-Control": "no-store"})
 
 
@@ -434,9 +439,9 @@ async def day_endpoint(request: Request) -> Response:
     """``GET /api/daily/YYYY-MM-DD``: that day's table (none after today)."""
     day = parse_day(str(request.path_params["day"]))
     if day is None:
-        return JSONResponse({"error": _("a day is written like 2026-01-31")}, 400)
+        return JSONResponse({"error": _("A day is written like 2026-01-31.")}, 400)
     if day > today():
-        return JSONResponse({"error": _("there is no daily deal for that day yet")}, 404)
+        return JSONResponse({"error": _("There is no daily deal for that day yet.")}, 404)
     return await _day_endpoint(request, day)
 
 

@@ -32,6 +32,7 @@ from starlette.routing import Route
 from passing_game.i18n import _
 from passing_game.rules import Rules
 from passing_game.web.accounts.api import current_user
+from passing_game.web.game.errors import SIGN_IN_FIRST
 from passing_game.web.ratings.model import display
 from passing_game.web.store import SeatRow, Store
 from passing_game.web.store import history as history_rows
@@ -133,7 +134,7 @@ def tables_of(store: Store, user_id: str, limit: int = MOST_TABLES) -> list[dict
 
 
 def _signed_out() -> JSONResponse:
-    return JSONResponse({"error": _("please sign in first"), "code": "signed-out"}, 401)
+    return JSONResponse({"error": _(SIGN_IN_FIRST), "code": "signed-out"}, 401)
 
 
 async def _listing(request: Request, fn: Any, key: str) -> Response:

@@ -18,6 +18,7 @@ from typing import Any
 
 from passing_game.i18n import _
 from passing_game.web.daily import open_daily
+from passing_game.web.game.errors import UNKNOWN_REQUEST
 from passing_game.web.lobby import Lobby
 from passing_game.web.protocol import SCHEMA, Intent, ProtocolError, Schema
 from passing_game.web.store import hash_token
@@ -53,7 +54,7 @@ async def handle(lobby: Lobby, conn: Conn, intent: Intent) -> None:
     """Carry out one checked intent; ``ProtocolError`` leaves everything as it was."""
     route = ROUTES.get(intent.type)
     if route is None:  # pragma: no cover - parse_intent knows only routed types
-        raise ProtocolError(_("unknown message type {type!r}").format(type=intent.type))
+        raise ProtocolError(_(UNKNOWN_REQUEST).format(type=intent.type))
     if route.handler is not None:
         await route.handler(lobby, conn, intent)
     else:
@@ -64,7 +65,7 @@ def _table_of(conn: Conn) -> Table:
     """The table the client sits at or watches (it joined one first)."""
     at = conn.table
     if not isinstance(at, Table):
-        raise ProtocolError(_("join a table first"), "no-table")
+        raise ProtocolError(_("Join a table first."), "no-table")
     return at
 
 

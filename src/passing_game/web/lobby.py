@@ -28,6 +28,7 @@ from passing_game.web.accounts.flows import Accounts
 from passing_game.web.accounts.passwords import Hashing
 from passing_game.web.accounts.sessions import SWEEP_SECONDS, Sessions
 from passing_game.web.daily import site_secret
+from passing_game.web.game.errors import SIGN_IN_RATED
 from passing_game.web.game.events import Suspend
 from passing_game.web.offloop import Threads
 from passing_game.web.protocol import (
@@ -351,7 +352,7 @@ class Lobby:
     async def need(self, code: str) -> Table:
         table = await self.get(code)
         if table is None:
-            raise ProtocolError(_("there is no table {code}").format(code=code), "no-such-table")
+            raise ProtocolError(_("There is no table {code}.").format(code=code), "no-such-table")
         return table
 
     async def new_code(self) -> str:
@@ -369,9 +370,9 @@ class Lobby:
         name = getattr(conn, "user_name", None) or intent["name"]
         rated = bool(intent.get("rated"))
         if rated and user_id is None:
-            raise ProtocolError(_("sign in to play a rated game"), "signed-out")
+            raise ProtocolError(_(SIGN_IN_RATED), "signed-out")
         if rated and any(entry not in ("you", "person") for entry in spec):
-            raise ProtocolError(_("a rated game is between people: no bots"), "rated-bots")
+            raise ProtocolError(_("A rated game is between people: no bots."), "rated-bots")
         code = await self.new_code()
         token = secrets.token_urlsafe(24)
         rows = []
@@ -445,7 +446,7 @@ class Lobby:
             result = reply.get("result")
             return dict(result) if isinstance(result, dict) else {}
         raise ProtocolError(
-            _("the table is moving to another server: try again in a moment"), "retry"
+            _("The table is moving to another server: try again in a moment."), "retry"
         )
 
     def bus_ok(self) -> bool | None:

@@ -34,10 +34,11 @@ intent                fields besides ``type``
 
 >>> parse_intent('{"type": "play", "move": "l5-3"}')
 Intent(type='play', fields={'move': 'L3-5'})
->>> parse_intent('{"type": "fly"}')
-Traceback (most recent call last):
-...
-passing_game.web.game.errors.ProtocolError: unknown message type “fly”
+>>> try:
+...     parse_intent('{"type": "fly"}')
+... except ProtocolError as refused:
+...     print(str(refused).split(":")[0])
+The server does not know the request “fly”
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from passing_game.errors import PassingGameError
-from passing_game.i18n import _, ngettext
+from passing_game.i18n import N_, _, ngettext
 from passing_game.moves import Play, parse_move
 from passing_game.rules import (
     DRAW_RULES,
@@ -62,7 +63,13 @@ from passing_game.rules import (
     RulesError,
 )
 from passing_game.web.accounts import names
-from passing_game.web.game.errors import NOT_YOUR_SEAT
+from passing_game.web.game.errors import (
+    GIVE_A_NAME,
+    NOT_A_CHOICE,
+    NOT_YOUR_SEAT,
+    UNKNOWN_REQUEST,
+    UNREADABLE,
+)
 from passing_game.web.game.errors import ProtocolError as ProtocolError
 
 #: The longest message a client may send, in bytes (UTF-8).
@@ -100,16 +107,20 @@ class Intent:
 # -- field checkers: each returns the normalised value or raises ------------
 
 
-def _str(value: Any, what: str, longest: int = 200) -> str:
+def _str(value: Any, longest: int = 200) -> str:
+    """A text field, or a refusal that names no field (the page never sends a wrong
+    one; a person reads that the page should be reloaded, issue 24)."""
     if not isinstance(value, str):
-        raise ProtocolError(_("{field} must be text").format(field=what))
+        raise ProtocolError(
+            _("Something the page sent is not text: reload the page and try again.")
+        )
     if len(value) > longest:
         raise ProtocolError(
             ngettext(
-                "{field} is too long (at most {n} character)",
-                "{field} is too long (at most {n} characters)",
+                "Something the page sent is too long: at most {n} character.",
+                "Something the page sent is too long: at most {n} characters.",
                 longest,
-            ).format(field=what, n=longest)
+            ).format(n=longest)
         )
     return value
 
@@ -138,7 +149,7 @@ def clean_name(value: Any) -> str:
     ...     print(refused.code)
     name-reserved
     """
-    text = _str(value, _("name"), 200)
+    text = _str(value, 200)
     try:
         text = names.check(text)
     except names.NameRefused as exc:
@@ -147,26 +158,24 @@ def clean_name(value: Any) -> str:
             str(exc), "bad-request" if exc.code == "bad-name" else exc.code
         ) from None
     if not text:
-        raise ProtocolError(_("please give a name"))
+        raise ProtocolError(_(GIVE_A_NAME))
     if len(text) > MAX_NAME:
         raise ProtocolError(
             ngettext(
-                "{field} is too long (at most {n} character)",
-                "{field} is too long (at most {n} characters)",
-                MAX_NAME,
-            ).format(field=_("name"), n=MAX_NAME)
+                "A name has at most {n} character.", "A name has at most {n} characters.", MAX_NAME
+            ).format(n=MAX_NAME)
         )
     return text
 
 
 def clean_code(value: Any) -> str:
     """A table code, upper-cased; spaces and dashes people type are ignored."""
-    text = _str(value, _("table code"), 40).upper().replace(" ", "").replace("-", "")
+    text = _str(value, 40).upper().replace(" ", "").replace("-", "")
     if not _CODE.match(text):
         raise ProtocolError(
             ngettext(
-                "a table code is {n} letter or digit, like {example}",
-                "a table code is {n} letters and digits, like {example}",
+                "A table code is {n} letter or digit, like {example}.",
+                "A table code is {n} letters and digits, like {example}.",
                 CODE_LENGTH,
             ).format(n=CODE_LENGTH, example="K7M2QX"),
             "bad-code",
@@ -176,42 +185,42 @@ def clean_code(value: Any) -> str:
 
 def _seat(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
-        raise ProtocolError(_("seat must be an index from 0 to 3 (seat 1 is index 0)"))
+        raise ProtocolError(_("That seat does not exist: a table has seats 1 to 4."))
     return value
 
 
 def _token(value: Any) -> str:
-    text = _str(value, _("token"), 64)
+    text = _str(value, 64)
     if not _TOKEN.match(text):
         raise ProtocolError(_(NOT_YOUR_SEAT), "bad-token")
     return text
 
 
 def _move(value: Any) -> str:
-    text = _str(value, _("move"), 20)
+    text = _str(value, 20)
     try:
         move = parse_move(text)
     except PassingGameError:
         raise ProtocolError(
-            _("a move is written like L3-5 or R3-5 (the end, then the tile)")
+            _("That move could not be read: choose a tile from your hand and an end of the train.")
         ) from None
     if not isinstance(move, Play):
-        raise ProtocolError(_("send draw and pass as their own messages"))
+        raise ProtocolError(_("Drawing and passing have buttons of their own: use Draw or Pass."))
     return str(move)
 
 
-def _choice(value: Any, allowed: tuple[str, ...], what: str) -> str:
+def _choice(value: Any, allowed: tuple[str, ...]) -> str:
     if not isinstance(value, str) or value not in allowed:
-        raise ProtocolError(
-            _("{field} must be one of {choices}").format(field=what, choices=", ".join(allowed))
-        )
+        raise ProtocolError(_(NOT_A_CHOICE).format(choices=", ".join(allowed)))
     return value
 
 
 def parse_rules(value: Any) -> Rules:
     """The rules a creator asked for: every variant of RULES.md, nothing else."""
     if not isinstance(value, Mapping):
-        raise ProtocolError(_("rules must be an object"))
+        raise ProtocolError(
+            _("The table's rules could not be read: reload the page and try again.")
+        )
     known = {
         "players",
         "partnerships",
@@ -225,37 +234,37 @@ def parse_rules(value: Any) -> Rules:
     extra = sorted(set(value) - known)
     if extra:
         raise ProtocolError(
-            _("unknown rules field {name}").format(name=", ".join(shown(e) for e in extra[:3]))
+            _(
+                "The table's rules hold something unknown ({name}): reload the page and try again."
+            ).format(name=", ".join(shown(e) for e in extra[:3]))
         )
     players = value.get("players", 2)
     if isinstance(players, bool) or players not in (2, 3, 4):
-        raise ProtocolError(_("players must be 2, 3 or 4"))
+        raise ProtocolError(_(TWO_TO_FOUR))
     partnerships = value.get("partnerships", False)
     if not isinstance(partnerships, bool):
-        raise ProtocolError(_("partnerships must be true or false"))
+        raise ProtocolError(_(YES_OR_NO))
     if partnerships and players != 4:
-        raise ProtocolError(_("partnerships need 4 players"))
+        raise ProtocolError(_("Partnerships need 4 players."))
     fields: dict[str, Any] = {
         "players": players,
         "partnerships": partnerships,
-        "draw": _choice(value.get("draw", "ends-turn"), DRAW_RULES, "draw"),
-        "passing": _choice(value.get("passing", "free"), PASSING_RULES, "passing"),
-        "scoring": _choice(value.get("scoring", "literal"), SCORING_RULES, "scoring"),
-        "leader": _choice(value.get("leader", "random"), LEADER_RULES, "leader"),
+        "draw": _choice(value.get("draw", "ends-turn"), DRAW_RULES),
+        "passing": _choice(value.get("passing", "free"), PASSING_RULES),
+        "scoring": _choice(value.get("scoring", "literal"), SCORING_RULES),
+        "leader": _choice(value.get("leader", "random"), LEADER_RULES),
     }
     target = value.get("target")
     preset = value.get("target_preset")
     if target is not None and preset is not None:
-        raise ProtocolError(_("give a target or a target preset, not both"))
+        raise ProtocolError(_("Give a target or a target preset, not both."))
     if target is not None and (
         isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= 10000
     ):
-        raise ProtocolError(_("target must be a whole number from 1 to 10000"))
+        raise ProtocolError(_("The target score is a whole number from 1 to 10000."))
     try:
         if preset is not None:
-            return Rules.with_target_preset(
-                _choice(preset, tuple(TARGET_PRESETS), "target_preset"), **fields
-            )
+            return Rules.with_target_preset(_choice(preset, tuple(TARGET_PRESETS)), **fields)
         return Rules(target=target, **fields)  # type: ignore[arg-type]
     except RulesError as exc:
         raise ProtocolError(str(exc)) from None
@@ -266,30 +275,37 @@ def parse_seats(value: Any, players: int, levels: tuple[str, ...]) -> tuple[str,
     if not isinstance(value, list) or len(value) != players:
         raise ProtocolError(
             ngettext(
-                "give one entry per seat ({n} seat)", "give one entry per seat ({n} seats)", players
+                "Say who sits in each seat: this table has {n} seat.",
+                "Say who sits in each seat: this table has {n} seats.",
+                players,
             ).format(n=players)
         )
     allowed = ("you", "person", *levels)
-    seats = tuple(_choice(v, allowed, _("seat")) for v in value)
+    seats = tuple(_choice(v, allowed) for v in value)
     if seats.count("you") != 1:
-        raise ProtocolError(_("exactly one seat must be yours"))
+        raise ProtocolError(_("Exactly one seat must be yours."))
     return seats
+
+
+#: Refusals this module words in more than one place (each written once).
+YES_OR_NO = N_("A yes-or-no choice was neither: reload the page and try again.")
+TWO_TO_FOUR = N_("A table has 2, 3 or 4 players.")
 
 
 def _flag(value: Any) -> bool:
     if not isinstance(value, bool):
-        raise ProtocolError(_("a yes/no field must be true or false"))
+        raise ProtocolError(_(YES_OR_NO))
     return value
 
 
 def _players(value: Any) -> int:
     if isinstance(value, bool) or value not in (2, 3, 4):
-        raise ProtocolError(_("players must be 2, 3 or 4"))
+        raise ProtocolError(_(TWO_TO_FOUR))
     return int(value)
 
 
 def _level(value: Any) -> str:
-    return _str(value, _("level"), 40)
+    return _str(value, 40)
 
 
 #: The clocks the lobby offers: seconds a move, and the time bank each seat
@@ -314,28 +330,26 @@ def parse_clock(value: Any) -> dict[str, float] | None:
     """
     if value is None or value == "none":
         return None
-    if isinstance(value, str):
-        _choice(value, ("none", *CLOCK_PRESETS), "clock")
+    if isinstance(value, str) and value in CLOCK_PRESETS:
         return dict(CLOCK_PRESETS[value])
     if not isinstance(value, Mapping) or set(value) != {"move", "bank"}:
         raise ProtocolError(
-            _("clock must be none, one of {choices}, or an object with move and bank").format(
+            _("The clock could not be read: choose no clock or one of {choices}.").format(
                 choices=", ".join(CLOCK_PRESETS)
             )
         )
     clock: dict[str, float] = {}
-    for key, (low, high) in (("move", CLOCK_MOVE_RANGE), ("bank", CLOCK_BANK_RANGE)):
+    for key, (low, high), said in (
+        ("move", CLOCK_MOVE_RANGE, N_("A clock's time per move is {low} to {high} seconds.")),
+        ("bank", CLOCK_BANK_RANGE, N_("A clock's time bank is {low} to {high} seconds.")),
+    ):
         number = value[key]
         if (
             isinstance(number, bool)
             or not isinstance(number, (int, float))
             or not low <= number <= high
         ):
-            raise ProtocolError(
-                _("the clock's {field} must be a number of seconds from {low} to {high}").format(
-                    field=key, low=low, high=high
-                )
-            )
+            raise ProtocolError(_(said).format(low=low, high=high))
         clock[key] = number
     return clock
 
@@ -377,15 +391,15 @@ SCHEMA: dict[str, Schema] = {
 def parse_intent(text: str | bytes) -> Intent:
     """Check one message from a client; ``ProtocolError`` says what is wrong."""
     if isinstance(text, bytes):
-        raise ProtocolError(_("messages must be JSON text, not binary"))
+        raise ProtocolError(_(UNREADABLE))
     if (
         len(text) > MAX_MESSAGE_BYTES
         or len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES
     ):
         raise ProtocolError(
             ngettext(
-                "message too long (at most {n} byte)",
-                "message too long (at most {n} bytes)",
+                "The page sent too much at once: at most {n} byte.",
+                "The page sent too much at once: at most {n} bytes.",
                 MAX_MESSAGE_BYTES,
             ).format(n=MAX_MESSAGE_BYTES),
             "too-long",
@@ -393,25 +407,30 @@ def parse_intent(text: str | bytes) -> Intent:
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError):
-        raise ProtocolError(_("a message must be a JSON object")) from None
+        raise ProtocolError(_(UNREADABLE)) from None
     if not isinstance(data, dict):
-        raise ProtocolError(_("a message must be a JSON object"))
+        raise ProtocolError(_(UNREADABLE))
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in SCHEMA:
         kind_shown = shown(kind) if isinstance(kind, str) and len(kind) <= 20 else "?"
-        raise ProtocolError(_("unknown message type “{type}”").format(type=kind_shown))
+        raise ProtocolError(_(UNKNOWN_REQUEST).format(type=kind_shown))
     required, optional = SCHEMA[kind]
     extra = sorted(set(data) - {"type"} - set(required) - set(optional))
     if extra:
         names = ", ".join(shown(e) for e in extra[:3])
         raise ProtocolError(
-            _("unexpected field {name} in a {type} message").format(name=names, type=kind)
+            _(
+                "The page sent something the server does not expect ({name}):"
+                " reload the page and try again."
+            ).format(name=names)
         )
     fields: dict[str, Any] = {}
     for name, check in required.items():
         if name not in data:
             raise ProtocolError(
-                _("a {type} message needs the field {name}").format(type=kind, name=name)
+                _("The page left something out ({name}): reload the page and try again.").format(
+                    name=name
+                )
             )
         fields[name] = check(data[name])
     for name, check in optional.items():

@@ -33,7 +33,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from passing_game.i18n import _
+from passing_game.i18n import N_, _
 from passing_game.web.accounts.flows import (
     CSRF_COOKIE,
     CSRF_HEADER,
@@ -52,6 +52,7 @@ from passing_game.web.accounts.flows import (
     hash_secret,
 )
 from passing_game.web.accounts.sessions import Sessions
+from passing_game.web.game.errors import OUT_OF_DATE, SIGN_IN_FIRST, UNREADABLE
 from passing_game.web.http.addresses import client_key
 from passing_game.web.http.origins import same_site
 from passing_game.web.protocol import MAX_MESSAGE_BYTES, ProtocolError, clean_code
@@ -60,6 +61,10 @@ log = logging.getLogger("passing_game.web")
 
 Handler = Callable[[Request], Awaitable[Response]]
 Action = Callable[[Request, dict[str, Any], User | None], Awaitable[Response]]
+
+
+#: Refusals this module sends from more than one place (each worded once).
+TOO_MUCH = N_("The page sent too much at once.")
 
 
 def secure(request: Request) -> bool:
@@ -111,18 +116,18 @@ async def body_of(request: Request) -> dict[str, Any]:
     what the parser takes) an ``AccountError``, never a server error."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > MAX_MESSAGE_BYTES:
-        raise AccountError(_("message too long"), "too-long")
+        raise AccountError(_(TOO_MUCH), "too-long")
     raw = b""
     async for chunk in request.stream():
         raw += chunk
         if len(raw) > MAX_MESSAGE_BYTES:
-            raise AccountError(_("message too long"), "too-long")
+            raise AccountError(_(TOO_MUCH), "too-long")
     try:
         data = json.loads(raw or b"{}")
     except (ValueError, RecursionError):
-        raise AccountError(_("a message must be a JSON object"), "bad-request") from None
+        raise AccountError(_(UNREADABLE), "bad-request") from None
     if not isinstance(data, dict):
-        raise AccountError(_("a message must be a JSON object"), "bad-request")
+        raise AccountError(_(UNREADABLE), "bad-request")
     return data
 
 
@@ -133,7 +138,7 @@ def guarded(action: Action) -> Handler:
     async def endpoint(request: Request) -> Response:
         refused, user = await change_refused(request)
         if refused is not None:
-            return _refused(_("this page is out of date: reload it and try again"), refused)
+            return _refused(_(OUT_OF_DATE), refused)
         try:
             return await action(request, await body_of(request), user)
         except ProtocolError as exc:
@@ -276,7 +281,7 @@ async def sign_out(request: Request, data: dict[str, Any], _user: User | None) -
 
 def need_user(user: User | None) -> User:
     if user is None:
-        raise AccountError(_("please sign in first"), "signed-out")
+        raise AccountError(_(SIGN_IN_FIRST), "signed-out")
     return user
 
 

@@ -36,6 +36,7 @@ from typing import Any, ParamSpec, Protocol, TypeVar
 
 from passing_game.i18n import N_, _, ngettext
 from passing_game.web.accounts import names, passwords, throttle
+from passing_game.web.game.errors import SUSPENDED
 from passing_game.web.protocol import MAX_NAME, ProtocolError, clean_name
 from passing_game.web.store import Store, Tx, hash_token
 from passing_game.web.store import accounts as users
@@ -66,9 +67,13 @@ DEVICE_COOKIE = "pg_device"
 #: Why a signed-in socket was closed (``sessions``), as the page is told.
 ENDED_WORDS = {
     "session-ended": N_("You were signed out here: sign in again to play as your account."),
-    "suspended": N_("This account is suspended."),
+    "suspended": SUSPENDED,
     "deleted": N_("This account was deleted."),
 }
+
+
+#: Refusals this module sends from more than one place (each worded once).
+NAME_TAKEN = N_("That user name is taken.")
 
 
 class AccountError(ProtocolError):
@@ -139,8 +144,8 @@ def check_user_name(value: Any) -> str:
     if len(name) < MIN_USER_NAME:
         raise AccountError(
             ngettext(
-                "a user name has at least {n} character",
-                "a user name has at least {n} characters",
+                "A user name has at least {n} character.",
+                "A user name has at least {n} characters.",
                 MIN_USER_NAME,
             ).format(n=MIN_USER_NAME),
             "bad-name",
@@ -150,12 +155,12 @@ def check_user_name(value: Any) -> str:
 
 def check_password(value: Any) -> str:
     if not isinstance(value, str):
-        raise AccountError(_("please give a password"), "bad-password")
+        raise AccountError(_("Please give a password."), "bad-password")
     if len(value) < MIN_PASSWORD:
         raise AccountError(
             ngettext(
-                "a password has at least {n} character",
-                "a password has at least {n} characters",
+                "A password has at least {n} character.",
+                "A password has at least {n} characters.",
                 MIN_PASSWORD,
             ).format(n=MIN_PASSWORD),
             "bad-password",
@@ -163,8 +168,8 @@ def check_password(value: Any) -> str:
     if len(value) > MAX_PASSWORD:
         raise AccountError(
             ngettext(
-                "a password has at most {n} character",
-                "a password has at most {n} characters",
+                "A password has at most {n} character.",
+                "A password has at most {n} characters.",
                 MAX_PASSWORD,
             ).format(n=MAX_PASSWORD),
             "bad-password",
@@ -180,7 +185,7 @@ def check_password(value: Any) -> str:
 
 def _wrong() -> AccountError:
     # One answer for an unknown name and a wrong password.
-    return AccountError(_("wrong user name or password"), "bad-credentials")
+    return AccountError(_("Wrong user name or password."), "bad-credentials")
 
 
 def _sign_in_keys(key: str, address: str, known: bool) -> list[tuple[str, throttle.Policy]]:
@@ -261,7 +266,7 @@ class Accounts:
         if not good or row is None:
             raise _wrong()
         if row.suspended:
-            raise AccountError(_("this account is suspended"), "suspended")
+            raise AccountError(_(ENDED_WORDS["suspended"]), "suspended")
         user = User(row.id, row.name, row.created)
         if stored is not None and passwords.needs_rehash(stored):
             await self._db(
@@ -351,7 +356,7 @@ class Accounts:
         stored = row.password_hash if row is not None else None
         text = password[:MAX_PASSWORD] if isinstance(password, str) else ""
         if not await self._hash(passwords.verify, stored, text):
-            raise AccountError(_("that password is not right"), "bad-credentials")
+            raise AccountError(_("That password is not right."), "bad-credentials")
         await self._db(self._good_guess, key, address, known)
 
     def _sign_in_row(
@@ -393,7 +398,7 @@ class Accounts:
         with self.store.transaction() as tx:
             clash = users.name_clash(tx, name_key(user.name), skeleton)
             if clash == "taken":
-                raise AccountError(_("that user name is taken"), "name-taken")
+                raise AccountError(_(NAME_TAKEN), "name-taken")
             if clash is not None:
                 raise AccountError(
                     _("That name looks too much like another player's: please choose another."),
@@ -404,7 +409,7 @@ class Accounts:
                 users.insert_user(tx, row, name_key(user.name), skeleton, address_hash)
             except Exception as exc:
                 if tx.is_integrity_error(exc):  # the same name at the same moment
-                    raise AccountError(_("that user name is taken"), "name-taken") from None
+                    raise AccountError(_(NAME_TAKEN), "name-taken") from None
                 raise
 
     def _set_hash(self, user_id: str, hashed: str) -> None:

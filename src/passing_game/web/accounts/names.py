@@ -69,6 +69,7 @@ from confusable_homoglyphs import (  # type: ignore[import-untyped]
 )
 
 from passing_game.i18n import LANGUAGES, N_, _, using_language
+from passing_game.web.game.errors import GIVE_A_NAME
 from passing_game.web.table.frames import BOT_NAMES, DELETED_NAME, LEVEL_WORDS
 
 #: How an open seat is called (the same message as ``frames.seat_name``'s).
@@ -324,7 +325,7 @@ def check(text: str) -> str:
         )
     name = normalize(text)
     if not any(unicodedata.category(ch)[0] in "LNPS" for ch in name):
-        raise NameRefused(_("please give a name"), "bad-name")
+        raise NameRefused(_(GIVE_A_NAME), "bad-name")
     if _mixed_script(name) and confusables.is_confusable(name):
         raise NameRefused(
             _("That name mixes look-alike letters of different alphabets: please choose another."),

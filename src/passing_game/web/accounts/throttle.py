@@ -133,8 +133,8 @@ def wait_sentence(wait: float) -> str:
     """ "too many attempts: try again in N minutes", counted in the reader's language."""
     n = minutes(wait)
     return ngettext(
-        "too many attempts: try again in {n} minute",
-        "too many attempts: try again in {n} minutes",
+        "Too many attempts: try again in {n} minute.",
+        "Too many attempts: try again in {n} minutes.",
         n,
     ).format(n=n)
 

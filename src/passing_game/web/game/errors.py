@@ -11,6 +11,25 @@ NOT_YOUR_SEAT = N_(
 )
 
 
+#: Refusals several modules send, each worded once here (issue 24, item 6: a
+#: sentence a person reads, capitalized, with no word of the protocol's).
+SIGN_IN_RATED = N_("Sign in to play a rated game.")
+SIGN_IN_FIRST = N_("Please sign in first.")
+GIVE_A_NAME = N_("Please give a name.")
+NOT_READ = N_("The server could not read that; try again.")
+NOT_SAVED = N_("The server could not save that; try again.")
+OUT_OF_DATE = N_("This page is out of date: reload it and try again.")
+UNREADABLE = N_("The server could not read what the page sent: reload the page and try again.")
+UNKNOWN_REQUEST = N_(
+    "The server does not know the request “{type}”: reload the page to get its latest version."
+)
+NO_SUCH_SEAT = N_("This table has no seat {seat}.")
+NOT_A_CHOICE = N_("That choice is not on offer: choose one of {choices}.")
+GAME_NUMBER = N_("A table's games are numbered from 1 to {n}.")
+HINT_ON_YOUR_TURN = N_("Hints are given on your turn.")
+SUSPENDED = N_("This account is suspended.")
+
+
 class ProtocolError(ValueError):
     """A message or event the server refuses; ``str(exc)`` is shown to the player.
 

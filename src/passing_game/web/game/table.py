@@ -23,7 +23,16 @@ from typing import Any
 from passing_game.i18n import N_, _
 from passing_game.moves import DRAW, PASS, Move, parse_move
 from passing_game.web.game import clock, seats
-from passing_game.web.game.errors import NOT_YOUR_SEAT, ProtocolError
+from passing_game.web.game.errors import (
+    HINT_ON_YOUR_TURN,
+    NO_SUCH_SEAT,
+    NOT_A_CHOICE,
+    NOT_YOUR_SEAT,
+    SIGN_IN_RATED,
+    SUSPENDED,
+    UNKNOWN_REQUEST,
+    ProtocolError,
+)
 from passing_game.web.game.events import (
     NOTHING,
     Act,
@@ -49,6 +58,12 @@ from passing_game.web.game.model import SeatRow, SeatState, TableState
 
 #: The level of the bot that plays for a person who is away (P26).
 STAND_IN_LEVEL = "medium"
+
+
+#: Refusals this module sends from more than one place (each worded once).
+GAME_OVER = N_("The game is over.")
+NOT_STARTED = N_("The game starts when every seat is taken.")
+HAVE_A_SEAT = N_("You already have a seat at this table.")
 
 
 def timeout_level(state: TableState, seat: int) -> str:
@@ -112,10 +127,10 @@ def _act(state: TableState, act: Act, now: float) -> Step:
         return _join(state, act)
     seat = act.seat
     if seat is None:
-        raise ProtocolError(_("spectators cannot play"), "spectator")
+        raise ProtocolError(_("Spectators cannot play."), "spectator")
     handler = _INTENTS.get(act.kind)
     if handler is None:
-        raise ProtocolError(_("unknown message type {type!r}").format(type=act.kind))
+        raise ProtocolError(_(UNKNOWN_REQUEST).format(type=act.kind))
     return handler(state, seat, act, now)
 
 
@@ -128,7 +143,7 @@ def _move_of(act: Act) -> Move:
 def _play(state: TableState, seat: int, act: Act, now: float) -> Step:
     held = state.seats[seat]
     if held.stand_in:
-        raise ProtocolError(_("a stand-in plays for you: take your seat back first"), "stand-in")
+        raise ProtocolError(_("A stand-in plays for you: take your seat back first."), "stand-in")
     back: tuple[Effect, ...] = ()
     if held.paused:  # the person the table waited for is back, and moves
         back = (SaveSeat(seat, {"away": None}),)
@@ -142,13 +157,13 @@ def _move(
     """Check a move for ``seat``; its effects (stored, then applied)."""
     m = state.match
     if m.is_over:
-        raise ProtocolError(_("the game is over"), "game-over")
+        raise ProtocolError(_(GAME_OVER), "game-over")
     if not state.started:
-        raise ProtocolError(_("the game starts when every seat is taken"), "not-started")
+        raise ProtocolError(_(NOT_STARTED), "not-started")
     if seats.waiting(state):
-        raise ProtocolError(_("the table waits while the round's result is read"), "summary-open")
+        raise ProtocolError(_("The table waits while the round's result is read."), "summary-open")
     if m.round.to_move != seat:
-        raise ProtocolError(_("it is not your turn"), "not-your-turn")
+        raise ProtocolError(_("It is not your turn."), "not-your-turn")
     reason = m.round.why_illegal(move)
     if reason is not None:
         raise ProtocolError(reason, "illegal")
@@ -170,9 +185,9 @@ def _continue(state: TableState, seat: int, act: Act, now: float) -> Step:
 def _rematch(state: TableState, seat: int, act: Act, now: float) -> Step:
     """``seat`` offers (or accepts) a rematch; it starts once everyone needed said yes."""
     if not state.over:
-        raise ProtocolError(_("a rematch starts once the game is over"), "not-over")
+        raise ProtocolError(_("A rematch starts once the game is over."), "not-over")
     if state.origin == "daily":
-        raise ProtocolError(_("the daily deal is played once a day"), "daily-once")
+        raise ProtocolError(_("The daily deal is played once a day."), "daily-once")
     effects: list[Effect] = []
     if not state.seats[seat].row.rematch:
         effects.append(SaveSeat(seat, {"rematch": True}))
@@ -198,7 +213,7 @@ def _hint(state: TableState, seat: int, act: Act, now: float) -> Step:
     if state.origin == "daily":
         raise ProtocolError(_("Hints are not given in the daily deal."), "no-hints")
     if state.over or state.match.round.to_move != seat or not state.started:
-        raise ProtocolError(_("a hint is given on your turn"), "not-your-turn")
+        raise ProtocolError(_(HINT_ON_YOUR_TURN), "not-your-turn")
     if seats.alone(state, seat):
         return NOTHING
     hints = state.seats[seat].row.hints + 1
@@ -231,17 +246,17 @@ def _back(state: TableState, seat: int, act: Act, now: float) -> Step:
 
 def _resign(state: TableState, seat: int, act: Act, now: float) -> Step:
     if state.rules.players != 2:
-        raise ProtocolError(_("only a two-player game can be resigned"), "no-resign")
+        raise ProtocolError(_("Only a two-player game can be resigned."), "no-resign")
     if state.over:
-        raise ProtocolError(_("the game is over"), "game-over")
+        raise ProtocolError(_(GAME_OVER), "game-over")
     if not state.started:
-        raise ProtocolError(_("the game starts when every seat is taken"), "not-started")
+        raise ProtocolError(_(NOT_STARTED), "not-started")
     return Step((Resign(seat), Broadcast()))
 
 
 def _check_creator(state: TableState, seat: int) -> None:
     if state.creator is None or seat != state.creator:
-        raise ProtocolError(_("only the person who created the table can do that"), "not-creator")
+        raise ProtocolError(_("Only the person who created the table can do that."), "not-creator")
 
 
 def _absent(state: TableState, target: int, creator: int, now: float) -> SeatState:
@@ -250,9 +265,9 @@ def _absent(state: TableState, target: int, creator: int, now: float) -> SeatSta
         raise _no_seat(target)
     held = state.seats[target]
     if held.kind == "bot":
-        raise ProtocolError(_("a bot already plays that seat"), "seat-taken")
+        raise ProtocolError(_("A bot already plays that seat."), "seat-taken")
     if held.is_person and held.online and held.row.away is None:
-        raise ProtocolError(_("that person is at the table"), "seat-taken")
+        raise ProtocolError(_("That person is at the table."), "seat-taken")
     if not seats.gone_for_now(state, held, now):
         raise ProtocolError(
             _("That person may still come back: wait until a stand-in plays their seat."),
@@ -267,7 +282,7 @@ def _invite(state: TableState, seat: int, act: Act, now: float) -> Step:
     target = int(act.fields["seat"])
     held = _absent(state, target, seat, now)
     if not held.is_person:
-        raise ProtocolError(_("an open seat is taken with the table's link"), "seat-open")
+        raise ProtocolError(_("An open seat is taken with the table's link."), "seat-open")
     away = "invited" if state.started and not state.over else held.row.away
     changes = {"token_hash": None, "invite_hash": act.fields["invite_hash"], "away": away}
     return Step(
@@ -288,9 +303,7 @@ def _hand_over(state: TableState, seat: int, act: Act, now: float) -> Step:
     choices = act.fields.get("levels")
     if choices is not None and level not in choices:
         raise ProtocolError(
-            _("{field} must be one of {choices}").format(
-                field=_("level"), choices=", ".join(act.fields.get("shown", choices))
-            )
+            _(NOT_A_CHOICE).format(choices=", ".join(act.fields.get("shown", choices)))
         )
     changes = {
         "kind": "bot",
@@ -326,7 +339,7 @@ _INTENTS = {
 
 
 def _no_seat(seat: int) -> ProtocolError:
-    return ProtocolError(_("this table has no seat {seat}").format(seat=seat + 1), "bad-seat")
+    return ProtocolError(_(NO_SUCH_SEAT).format(seat=seat + 1), "bad-seat")
 
 
 # -- taking a seat ----------------------------------------------------------------
@@ -347,17 +360,17 @@ def _claim(
 ) -> Step:
     """A person takes an open seat with the token whose hash is given."""
     if state.rated and user_id is None:
-        raise ProtocolError(_("sign in to play a rated game"), "signed-out")
+        raise ProtocolError(_(SIGN_IN_RATED), "signed-out")
     if user_id is not None and any(s.row.user_id == user_id for s in state.seats):
-        raise ProtocolError(_("you already have a seat at this table"), "seat-taken")
+        raise ProtocolError(_(HAVE_A_SEAT), "seat-taken")
     if seat is None:
         seat = next((s.seat for s in state.seats if s.kind == "open"), None)
         if seat is None:
-            raise ProtocolError(_("this table is full; you can watch it"), "table-full")
+            raise ProtocolError(_("This table is full; you can watch it."), "table-full")
     if not 0 <= seat < len(state.seats):
         raise _no_seat(seat)
     if state.seats[seat].kind != "open":
-        raise ProtocolError(_("that seat is taken"), "seat-taken")
+        raise ProtocolError(_("That seat is taken."), "seat-taken")
     changes = {
         "kind": "human",
         "name": name,
@@ -377,11 +390,11 @@ def _claim_invite(
         if kept is None or not hmac.compare_digest(kept, invite_hash):
             continue
         if state.rated and user_id is None:
-            raise ProtocolError(_("sign in to play a rated game"), "signed-out")
+            raise ProtocolError(_(SIGN_IN_RATED), "signed-out")
         if user_id is not None and any(
             s.row.user_id == user_id for s in state.seats if s is not held
         ):
-            raise ProtocolError(_("you already have a seat at this table"), "seat-taken")
+            raise ProtocolError(_(HAVE_A_SEAT), "seat-taken")
         owner = held.row.user_id
         if state.rated and owner is not None and owner != user_id:
             # A rated seat stays its account's: nobody else finishes its game.
@@ -404,7 +417,7 @@ def _claim_invite(
             ),
             {"seat": held.seat},
         )
-    raise ProtocolError(_("this invitation is not valid: it was used or replaced"), "bad-invite")
+    raise ProtocolError(_("This invitation is not valid: it was used or replaced."), "bad-invite")
 
 
 # -- bots, the clock, accounts --------------------------------------------------------
@@ -469,7 +482,7 @@ def _suspend(state: TableState, seat: int) -> Step:
     return Step(
         (
             SaveSeat(seat, {"away": "suspended"}),
-            Dismiss(seat, N_("This account is suspended."), "suspended", all=True),
+            Dismiss(seat, SUSPENDED, "suspended", all=True),
             Broadcast(),
         )
     )

@@ -96,22 +96,22 @@ def too_many(wait: float) -> tuple[str, int]:
     for ``Retry-After``: seconds up to two minutes, minutes beyond (issue 24).
 
     >>> too_many(0.2)
-    ('too many requests: try again in 1 second', 1)
+    ('Too many requests: try again in 1 second.', 1)
     >>> too_many(600)[0]
-    'too many requests: try again in 10 minutes'
+    'Too many requests: try again in 10 minutes.'
     """
     seconds = max(1, math.ceil(wait))
     if seconds <= 120:
         text = ngettext(
-            "too many requests: try again in {n} second",
-            "too many requests: try again in {n} seconds",
+            "Too many requests: try again in {n} second.",
+            "Too many requests: try again in {n} seconds.",
             seconds,
         ).format(n=seconds)
     else:
         minutes = math.ceil(seconds / 60)
         text = ngettext(
-            "too many requests: try again in {n} minute",
-            "too many requests: try again in {n} minutes",
+            "Too many requests: try again in {n} minute.",
+            "Too many requests: try again in {n} minutes.",
             minutes,
         ).format(n=minutes)
     return text, seconds

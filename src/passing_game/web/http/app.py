@@ -67,6 +67,7 @@ from passing_game.web import intents
 from passing_game.web.accounts.api import ROUTES as ACCOUNT_ROUTES
 from passing_game.web.accounts.flows import SESSION_COOKIE, hash_secret
 from passing_game.web.daily import ROUTES as DAILY_ROUTES
+from passing_game.web.game.errors import GAME_NUMBER, NOT_READ, NOT_SAVED
 from passing_game.web.history import ROUTES as HISTORY_ROUTES
 from passing_game.web.http import i18n as page_i18n
 from passing_game.web.http.addresses import AddressLimits, client_key, too_many
@@ -169,9 +170,7 @@ async def _record(request: Request) -> Response:
     game: int | None = None
     if asked is not None:
         if not _GAME.fullmatch(asked) or not 1 <= int(asked) <= MAX_GAME:
-            return JSONResponse(
-                {"error": _("game must be a whole number from 1 to {n}").format(n=MAX_GAME)}, 400
-            )
+            return JSONResponse({"error": _(GAME_NUMBER).format(n=MAX_GAME)}, 400)
         game = int(asked)
     try:
         if game is None:  # the table's current game; a table is not loaded to play for this
@@ -181,13 +180,13 @@ async def _record(request: Request) -> Response:
         record = None if game is None else await lobby.db.game_record(code, game)
     except Exception:
         log.exception("could not read a game record")
-        return JSONResponse({"error": _("the server could not read that; try again")}, 503)
+        return JSONResponse({"error": _(NOT_READ)}, 503)
     if record is None:
         # No such table, or its game goes on (its record would show every hand):
         # the same answer, so that nobody can find live tables by trying codes.
         message = _(
-            "there is no finished game to download: check the table code,"
-            " or wait until the game is over"
+            "There is no finished game to download: check the table code,"
+            " or wait until the game is over."
         )
         return JSONResponse({"error": message}, 404)
     return Response(
@@ -254,7 +253,11 @@ async def _socket(websocket: WebSocket) -> None:
             state = conn.table.state if conn.table is not None else 0
             if not conn.limit.allow():
                 if conn.rate_error_due(time.monotonic()):
-                    conn.push(_error(state, _("too many messages: slow down"), "rate-limit"))
+                    conn.push(
+                        _error(
+                            state, _("Too many requests at once: slow down a little."), "rate-limit"
+                        )
+                    )
                 continue
             try:
                 intent = parse_intent(text if text is not None else message.get("bytes") or b"")
@@ -268,7 +271,7 @@ async def _socket(websocket: WebSocket) -> None:
                 code = "store" if isinstance(exc, StoreError) else "server"
                 if code == "store":
                     websocket.app.state.metrics.store_error()
-                conn.push(_error(state, _("the server could not save that; try again"), code))
+                conn.push(_error(state, _(NOT_SAVED), code))
     except WebSocketDisconnect:
         pass
     finally:

@@ -11,6 +11,7 @@ filled in by the page. Texts with a count are ``web.http.i18n.PAGE_PLURALS``.
 from __future__ import annotations
 
 from passing_game.i18n import N_
+from passing_game.web.ratings.words import RATING_TEXTS
 
 #: Page text key -> English text (marked for extraction, translated on request).
 PAGE_TEXTS: dict[str, str] = {
@@ -83,9 +84,14 @@ PAGE_TEXTS: dict[str, str] = {
     "fits": N_("fits"),
     "No tiles in hand.": N_("No tiles in hand."),
     "Which end?": N_("Which end?"),
-    "Play {tile} on which end?": N_("Play {tile} on which end?"),
-    "Left (shows {n})": N_("Left (shows {n})"),
-    "Right (shows {n})": N_("Right (shows {n})"),
+    "Play {tile} on which end? Tap an end of the train, or:": N_(
+        "Play {tile} on which end? Tap an end of the train, or:"
+    ),
+    "Left end: it will show {n}": N_("Left end: it will show {n}"),
+    "Right end: it will show {n}": N_("Right end: it will show {n}"),
+    "Play on the left end: it will show {n}": N_("Play on the left end: it will show {n}"),
+    "Play on the right end: it will show {n}": N_("Play on the right end: it will show {n}"),
+    "{tile} does not fit that end.": N_("{tile} does not fit that end."),
     "Cancel": N_("Cancel"),
     "Score pad · first to {n}": N_("Score pad · first to {n}"),
     "Round": N_("Round"),
@@ -413,13 +419,12 @@ PAGE_TEXTS: dict[str, str] = {
     "Nobody is rated here yet.": N_("Nobody is rated here yet."),
     "Place": N_("Place"),
     "Games": N_("Games"),
-    "A new player's rating is 1000; wins, and the games that make it sure, raise it.": N_(
-        "A new player's rating is 1000; wins, and the games that make it sure, raise it."
-    ),
     "Only people who are signed in sit at a rated table; the result changes their ratings.": N_(
         "Only people who are signed in sit at a rated table; the result changes their ratings."
     ),
     "Rating changes": N_("Rating changes"),
+    # A rating change in words, the help, the leaderboard's note (issue 24, item 9).
+    **RATING_TEXTS,
     # Replay and analysis of a finished game (issue 13: web/review/api.py, static/replay.js).
     "Replay and analysis": N_("Replay and analysis"),
     "Open a game record": N_("Open a game record"),
@@ -477,6 +482,11 @@ PAGE_TEXTS: dict[str, str] = {
     "Played": N_("Played"),
     "The expert's choice": N_("The expert's choice"),
     "Points lost": N_("Points lost"),
+    "The expert's evaluation over the game": N_("The expert's evaluation over the game"),
+    "One point per decision, at its move's value; a dotted line rises to the expert's choice.": N_(
+        "One point per decision, at its move's value; a dotted line rises to the expert's choice."
+    ),
+    "Points lost: {points}": N_("Points lost: {points}"),
     # TRANSLATORS: a mark on a decision that lost points (a loss of 5 or more).
     "mistake": N_("mistake"),
     # TRANSLATORS: a mark on a decision that lost many points (a loss of 12 or more).

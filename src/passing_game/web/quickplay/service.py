@@ -61,7 +61,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from passing_game.i18n import _, using_language
+from passing_game.i18n import N_, _, using_language
+from passing_game.web.game.errors import GIVE_A_NAME, NOT_READ, NOT_SAVED, SIGN_IN_RATED
 from passing_game.web.protocol import ProtocolError
 from passing_game.web.quickplay.matching import (
     PUBLIC_LIMIT,
@@ -89,6 +90,10 @@ log = logging.getLogger("passing_game.web")
 FILL_AFTER = 20.0
 #: How often a process looks at the queue for its waiting people.
 POLL_SECONDS = 0.5
+
+
+#: Refusals this module sends from more than one place (each worded once).
+NOT_WAITING = N_("You are not waiting for a game.")
 
 
 @dataclass(eq=False)
@@ -195,10 +200,10 @@ class QuickPlay:
 
     async def enter(self, conn: Conn, players: int, rated: bool, name: str | None) -> None:
         if rated and conn.user_id is None:
-            raise ProtocolError(_("sign in to play a rated game"), "signed-out")
+            raise ProtocolError(_(SIGN_IN_RATED), "signed-out")
         name = conn.user_name or name
         if not name:
-            raise ProtocolError(_("please give a name"))
+            raise ProtocolError(_(GIVE_A_NAME))
         if await self.cancel(conn, quiet=True):
             return  # the earlier wait was just given a seat: that is the game
         token = secrets.token_urlsafe(24)
@@ -233,13 +238,13 @@ class QuickPlay:
                 return await self.lobby.db.run(enter_queue, self.store, ticket, time.time())
             except QueueRace:  # pragma: no cover - the lock prevents it
                 log.warning("a quick-play match raced; matching again")
-        raise ProtocolError(_("the server could not save that; try again"), "store")
+        raise ProtocolError(_(NOT_SAVED), "store")
 
     async def fill(self, conn: Conn) -> None:
         found = self.of_conn.get(conn)
         waiter = self.waiters.get(found) if found is not None else None
         if waiter is None or not waiter.entered:
-            raise ProtocolError(_("you are not waiting for a game"), "not-waiting")
+            raise ProtocolError(_(NOT_WAITING), "not-waiting")
         seated = None
         for _attempt in range(3):
             try:
@@ -252,7 +257,7 @@ class QuickPlay:
         if seated is None:
             self._drop(waiter)
             conn.push({"type": "queue_left"})
-            raise ProtocolError(_("you are not waiting for a game"), "not-waiting")
+            raise ProtocolError(_(NOT_WAITING), "not-waiting")
         await self._made(seated)
 
     async def cancel(self, conn: Conn, *, quiet: bool = False) -> bool:
@@ -402,7 +407,7 @@ async def public_endpoint(request: Request) -> Response:
         found = await db.run(public_tables, db.store)
     except Exception:
         log.exception("could not list the public tables")
-        return JSONResponse({"error": _("the server could not read that; try again")}, 503)
+        return JSONResponse({"error": _(NOT_READ)}, 503)
     return JSONResponse({"tables": found}, headers={"Cache-Control": "no-store"})
 
 

@@ -24,6 +24,10 @@ SIGMA = MU / 3
 #: What people read: ``DISPLAY_BASE + DISPLAY_SCALE * (mu - 3 sigma)``, rounded.
 DISPLAY_BASE = 1000
 DISPLAY_SCALE = 20
+#: A rating whose uncertainty (sigma) is above this is still settling: its
+#: margin (``3 sigma``) shrinks fast, so a game moves it more. A new player's
+#: sigma (8.33) falls below it after about ten games against like ratings.
+SETTLED_SIGMA = 6.5
 
 
 def pool_of(rules: Rules) -> str:
@@ -42,6 +46,15 @@ def display(mu: float, sigma: float) -> int:
     (1000, 1480)
     """
     return math.floor(DISPLAY_BASE + DISPLAY_SCALE * (mu - 3 * sigma) + 0.5)
+
+
+def settling(sigma: float) -> bool:
+    """Whether a rating is still settling: its first games, which move it more.
+
+    >>> settling(SIGMA), settling(4.0)
+    (True, False)
+    """
+    return sigma > SETTLED_SIGMA
 
 
 @dataclass(frozen=True)
@@ -145,6 +158,11 @@ class Change:
     def delta(self) -> int:
         return self.after - self.before
 
+    @property
+    def settling(self) -> bool:
+        """The rating was still settling before this game (one of its first games)."""
+        return settling(self.sigma_before)
+
 
 def outcome_for(state: TableState) -> Outcome | None:
     """The standings a rated table's finished match is rated by (``None``: not rated)."""
@@ -213,6 +231,7 @@ __all__ = [
     "DISPLAY_SCALE",
     "MU",
     "POOLS",
+    "SETTLED_SIGMA",
     "SIGMA",
     "Change",
     "Outcome",
@@ -223,4 +242,5 @@ __all__ = [
     "pool_of",
     "rate",
     "replay",
+    "settling",
 ]

@@ -27,7 +27,11 @@ What people read is a whole number (``display``):
 ``1000 + 20 * (mu - 3 * sigma)``, the model's conservative estimate ("the
 ordinal", at least ``mu - 3 sigma`` with 99.7 % confidence) scaled: a new
 player (mu 25, sigma 25/3) shows 1000, and a rating rises as the model
-grows sure of a strong player.
+grows sure of a strong player. While sigma is above ``SETTLED_SIGMA`` (about
+a player's first ten games) the rating is "settling": its margin shrinks
+fast, so a game moves it more (a first win gains more than a first loss
+costs), and the page says so in words (issue 24, item 9; ``frame["ratings"]``
+and the leaderboard's rows carry ``settling``).
 
 ``unrate`` (``passing-game admin unrate``) takes a game out of the ratings:
 its changes are marked ``removed``, and each of its players' ratings in that
@@ -62,6 +66,7 @@ from passing_game.web.ratings.model import (
     pool_of,
     rate,
     replay,
+    settling,
 )
 from passing_game.web.store import Store, StoreError, Tx
 from passing_game.web.store import ratings as rating_rows
@@ -186,7 +191,8 @@ def game_rating(store: Store, code: str, game: int) -> tuple[str | None, list[Ch
 
 
 def leaderboard(store: Store, pool: str, limit: int = LEADERBOARD_SIZE) -> list[dict[str, Any]]:
-    """The pool's rated players, best first; suspended and deleted accounts left out."""
+    """The pool's rated players, best first, each with the games their rating rests on
+    and whether it is still settling; suspended and deleted accounts left out."""
     with store.transaction() as tx:
         rows = rating_rows.leaderboard(tx, pool, limit)
     return [
@@ -195,6 +201,7 @@ def leaderboard(store: Store, pool: str, limit: int = LEADERBOARD_SIZE) -> list[
             "name": name,
             "rating": display(rating.mu, rating.sigma),
             "games": rating.games,
+            "settling": settling(rating.sigma),
         }
         for index, (name, rating) in enumerate(rows, start=1)
     ]
@@ -205,7 +212,9 @@ async def leaderboard_endpoint(request: Request) -> Response:
     if pool not in POOLS:
         return JSONResponse(
             {
-                "error": _("pool must be one of {choices}").format(choices=", ".join(POOLS)),
+                "error": _("There is no such leaderboard: choose one of {choices}.").format(
+                    choices=", ".join(POOLS)
+                ),
                 "code": "bad-pool",
             },
             400,

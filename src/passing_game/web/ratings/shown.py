@@ -66,7 +66,8 @@ class _Shown:
 
 
 def frame_items(rows: Sequence[SeatRow], changes: Sequence[Change]) -> list[dict[str, Any]]:
-    """``frame["ratings"]``: per seat of an account, its rating before and after, and the change."""
+    """``frame["ratings"]``: per seat of an account, its rating before and after, the
+    change, and whether the rating was still settling (its first games move it more)."""
     by_user = {c.user_id: c for c in changes if not c.removed}
     items = []
     for row in rows:
@@ -79,6 +80,7 @@ def frame_items(rows: Sequence[SeatRow], changes: Sequence[Change]) -> list[dict
                     "before": change.before,
                     "after": change.after,
                     "delta": change.delta,
+                    "settling": change.settling,
                 }
             )
     return items

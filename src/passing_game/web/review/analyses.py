@@ -232,6 +232,30 @@ def peek(store: Store, key: str, seat: int) -> tuple[str, dict[str, Any]]:
     return "running", state
 
 
+def shown_values(e: analysis.Evaluation) -> tuple[dict[str, float], float]:
+    """A decision's values and loss as the page shows them (one decimal), with the
+    expert's value the played one's plus the loss shown: the two values a person
+    reads differ by exactly the loss, in the list, the table and the graph alike
+    (rounded apart, -5.17 and 3.26 would read 8.5 lost against a loss of 8.4).
+
+    >>> e = analysis.Evaluation(1, 4, 3, "L3-5", "R6-6", {"L3-5": -5.17, "R6-6": 3.26}, loss=8.43)
+    >>> shown_values(e)
+    ({'L3-5': -5.2, 'R6-6': 3.2}, 8.4)
+
+    Nor does a loss read as reaching a mark's threshold that it did not reach: 11.95,
+    a mistake, reads 11.9, not 12.0 (a blunder's number).
+    """
+    values = {m: round(v, 1) for m, v in e.values.items()}
+    loss = round(e.loss, 1)
+    for limit in (analysis.MISTAKE, analysis.BLUNDER):
+        if e.loss < limit <= loss:
+            loss = round(limit - 0.1, 1)
+    played = values.get(e.played)
+    if loss > 0 and played is not None and e.best in values:
+        values[e.best] = round(played + loss, 1)
+    return values, loss
+
+
 def worded(state: Mapping[str, Any], key: str, seat: int) -> dict[str, Any]:
     """A stored analysis as the page shows it, in the current language."""
     result = analysis.Analysis.from_dict(state["analysis"])
@@ -240,6 +264,7 @@ def worded(state: Mapping[str, Any], key: str, seat: int) -> dict[str, Any]:
     explanations = texts.get(language) or texts.get("en") or []
 
     def row(e: analysis.Evaluation) -> dict[str, Any]:
+        values, loss = shown_values(e)
         return {
             "round": e.round,
             "index": e.index,
@@ -248,13 +273,15 @@ def worded(state: Mapping[str, Any], key: str, seat: int) -> dict[str, Any]:
             "best": e.best,
             "played_words": frames.decision_words(e.played),
             "best_words": frames.decision_words(e.best),
-            "played_value": None if e.played_value is None else round(e.played_value, 1),
-            "best_value": None if e.best_value is None else round(e.best_value, 1),
-            "loss": round(e.loss, 1),
+            "played_value": values.get(e.played),
+            "best_value": values.get(e.best),
+            "loss": loss,
             "mark": e.mark,
             "auto": e.auto,
-            "values": {m: round(v, 1) for m, v in e.values.items()},
+            "values": values,
         }
+
+    shown = [row(e) for e in result.evaluations if not e.forced]
 
     costliest = []
     for e, text in zip(result.costliest(), explanations, strict=False):
@@ -272,7 +299,7 @@ def worded(state: Mapping[str, Any], key: str, seat: int) -> dict[str, Any]:
             "mistakes": result.count("mistake"),
             "blunders": result.count("blunder"),
             "total_loss": round(result.total_loss, 1),
-            "evaluations": [row(e) for e in result.evaluations if not e.forced],
+            "evaluations": shown,
             "costliest": costliest,
         },
     }
@@ -288,5 +315,6 @@ __all__ = [
     "analyst",
     "peek",
     "set_analyst",
+    "shown_values",
     "worded",
 ]

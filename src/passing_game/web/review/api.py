@@ -58,8 +58,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from passing_game.i18n import _
+from passing_game.i18n import N_, _
 from passing_game.web.accounts.api import change_refused
+from passing_game.web.game.errors import GAME_NUMBER, OUT_OF_DATE
 from passing_game.web.http.addresses import AddressLimits, client_key, too_many
 from passing_game.web.http.page import page
 from passing_game.web.protocol import ProtocolError, clean_code
@@ -103,12 +104,16 @@ _PARSER = ThreadPoolExecutor(max_workers=MAX_PARSES, thread_name_prefix="review-
 _PARSE_SLOTS = threading.BoundedSemaphore(MAX_PARSES)
 
 
+#: Refusals this module sends from more than one place (each worded once).
+NO_ANALYSIS = N_("This analysis is not here any more: ask for it again.")
+
+
 async def _off_loop(fn: Callable[..., _T], *args: Any) -> _T:
     """``fn(*args)`` in one of this module's worker threads, in this request's context
     (its language), so that no parse or replay holds the event loop; 503 when all
     ``MAX_PARSES`` are taken."""
     if not _PARSE_SLOTS.acquire(blocking=False):
-        busy = _("the server is busy reading other game records: try again in a few seconds")
+        busy = _("The server is busy reading other game records: try again in a few seconds.")
         raise Refused(503, busy, "busy", PARSE_RETRY)
     try:
         future = _PARSER.submit(contextvars.copy_context().run, fn, *args)
@@ -133,9 +138,7 @@ async def _stored_text(request: Request, code_text: Any, game_text: Any) -> str:
     else:
         game = 0
     if not 1 <= game <= MAX_GAME:
-        raise Refused(
-            400, _("game must be a whole number from 1 to {n}").format(n=MAX_GAME), "bad-game"
-        )
+        raise Refused(400, _(GAME_NUMBER).format(n=MAX_GAME), "bad-game")
     record: str | None = await request.app.state.lobby.db.game_record(code, game)
     if record is None:
         raise not_found()
@@ -171,14 +174,14 @@ async def _check_csrf(request: Request) -> None:
     """The site's own page and its CSRF token, as every POST (``account_api``)."""
     refused, _user = await change_refused(request)
     if refused is not None:
-        raise Refused(403, _("this page is out of date: reload it and try again"), refused)
+        raise Refused(403, _(OUT_OF_DATE), refused)
 
 
 async def _body(request: Request, most: int) -> bytes:
     declared = request.headers.get("content-length")
     too_big = Refused(
         413,
-        _("the file is too large: a game record is at most {n} KB").format(n=most // 1024),
+        _("The file is too large: a game record is at most {n} KB.").format(n=most // 1024),
         "too-large",
     )
     if declared is not None and declared.isdigit() and int(declared) > most:
@@ -242,11 +245,11 @@ async def start_analysis(request: Request) -> Response:
         if kind != "none":
             return _known(kind, state, key, seat)
         if worker.busy():
-            busy = _("the server is busy analysing other games: try again in a minute")
+            busy = _("The server is busy analysing other games: try again in a minute.")
             raise Refused(503, busy, "busy", 60)
         address = client_key(request)
         if not worker.hold(address):
-            held = _("your other analysis is still running: try again once it is done")
+            held = _("Your other analysis is still running: try again once it is done.")
             raise Refused(429, held, "one-at-a-time", HELD_RETRY)
         started = False
         try:
@@ -281,7 +284,13 @@ async def analysis_status(request: Request) -> Response:
     seat_text = str(request.path_params["seat"])
     hexadecimal = len(key) == 64 and all(c in "0123456789abcdef" for c in key)
     if not hexadecimal or seat_text not in ("0", "1", "2", "3"):
-        return JSONResponse({"error": _("no such analysis"), "code": "not-found"}, 404)
+        return JSONResponse(
+            {
+                "error": _(NO_ANALYSIS),
+                "code": "not-found",
+            },
+            404,
+        )
     seat = int(seat_text)
     worker = analyst()
     job = worker.job(key, seat)
@@ -299,11 +308,14 @@ async def analysis_status(request: Request) -> Response:
                 "hash": key,
                 "seat": seat,
                 "status": "failed",
-                "error": _("the analysis failed; try again"),
+                "error": _("The analysis failed; try again."),
             },
             500,
         )
-    return JSONResponse({"error": _("no such analysis"), "code": "not-found"}, 404)
+    return JSONResponse(
+        {"error": _(NO_ANALYSIS), "code": "not-found"},
+        404,
+    )
 
 
 ROUTES = [

@@ -22,6 +22,7 @@ from passing_game.match import Match
 from passing_game.moves import Play
 from passing_game.records import load_record, match_to_record, record_marks, record_names
 from passing_game.steps import build_steps
+from passing_game.web.game.errors import UNREADABLE
 from passing_game.web.protocol import MAX_NAME, shown
 from passing_game.web.table import frames
 
@@ -138,8 +139,8 @@ def not_found() -> Refused:
     return Refused(
         404,
         _(
-            "there is no finished game to replay: check the table code,"
-            " or wait until the game is over"
+            "There is no finished game to replay: check the table code,"
+            " or wait until the game is over."
         ),
         "not-found",
     )
@@ -174,17 +175,17 @@ def parse_record(source: bytes | Mapping[str, Any]) -> tuple[Mapping[str, Any], 
     try:
         data = decode(source) if isinstance(source, bytes) else source
         if not isinstance(data, Mapping):
-            raise PassingGameError(_("the record must be a JSON object"))
+            raise PassingGameError(_("it holds something other than a game"))
         match = load_record(data)
     except (ValueError, RecursionError) as exc:  # RecordError, decode's refusals
         # Quoted back cut short, unprintable characters replaced (the record's text).
         reason = shown(str(exc), 200)
-        message = _("this file is not a usable game record: {reason}").format(reason=reason)
+        message = _("This file is not a usable game record: {reason}.").format(reason=reason)
         raise Refused(400, message, "record") from None
     if not match.is_over:
         raise Refused(
             400,
-            _("this record's game is not over: only finished games are replayed and analysed"),
+            _("This record's game is not over: only finished games are replayed and analysed."),
             "not-over",
         )
     return data, match
@@ -195,9 +196,7 @@ def seat_of(value: Any, players: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
         raise Refused(
             400,
-            _("seat must be an index from 0 to {last} (seat 1 is index 0), got “{value}”").format(
-                last=players - 1, value=shown(value)
-            ),
+            _("This game has no such seat: its seats are 1 to {n}.").format(n=players),
             "bad-seat",
         )
     return value
@@ -224,8 +223,8 @@ def asked(data: Mapping[str, Any], match: Match, seat_value: Any) -> Asked:
         raise Refused(
             413,
             ngettext(
-                "this game is too long to analyse here (at most {most} decision; it has {n})",
-                "this game is too long to analyse here (at most {most} decisions; it has {n})",
+                "This game is too long to analyse here (at most {most} decision; it has {n}).",
+                "This game is too long to analyse here (at most {most} decisions; it has {n}).",
                 MAX_DECISIONS,
             ).format(n=total, most=MAX_DECISIONS),
             "too-long",
@@ -239,15 +238,17 @@ def analysis_message(raw: bytes) -> Asked | dict[str, Any]:
     try:
         body = decode(raw)
     except ValueError as exc:
-        message = _("the request is not a usable JSON object: {reason}")
+        message = _(
+            "The server could not read what the page sent ({reason}):"
+            " reload the page and try again."
+        )
         raise Refused(400, message.format(reason=shown(str(exc), 200)), "bad-request") from None
     if not isinstance(body, dict):
-        raise Refused(400, _("a message must be a JSON object"), "bad-request")
+        raise Refused(400, _(UNREADABLE), "bad-request")
     if "record" not in body:
         return body
     record = body["record"]
-    if not isinstance(record, Mapping):
-        raise Refused(400, _("the record must be a JSON object"), "record")
+    # Not an object: parse_record refuses it as any file that is not a game record.
     return asked(*parse_record(record), body.get("seat"))
 
 

@@ -1,6 +1,7 @@
 // Accounts on the page (issue 13): sign up, sign in, sign out, change the
 // password, delete the account; "My games" and the leaderboards; the lobby's
-// "Rated game" switch and the rating changes at the end of a rated match.
+// "Rated game" switch. The rating changes at the end of a rated match, the
+// ratings' help and the leaderboard's table are ratings.js's.
 //
 // The server's account endpoints (web/account_api.py) need the page's CSRF
 // token, read from GET /api/account and sent as X-CSRF-Token. Names are user
@@ -8,7 +9,7 @@
 
 import { ICONS, dialogBox, field, h, toolButton } from "./dom.js";
 import { I18N, nt, sentenceStart, t } from "./i18n.js";
-import { whoParts } from "./seat.js";
+import { leaderboardBody, ratingNum, signed } from "./ratings.js";
 import { reopen, savedName, savedSeat, send } from "./socket.js";
 import { S, changed, notify, render } from "./state.js";
 
@@ -343,10 +344,6 @@ function shortDate(seconds) {
   }
 }
 
-function signed(n) {
-  return new Intl.NumberFormat(I18N.language, { signDisplay: "exceptZero" }).format(n);
-}
-
 function resultText(game) {
   const r = game.result;
   if (!game.over) return t("In progress");
@@ -385,15 +382,6 @@ function poolWords() {
   return { "2": t("Two players"), "3": t("Three players"), "4": t("Four players"), "4-teams": t("Four players in teams") };
 }
 
-function num(n) {
-  return new Intl.NumberFormat(I18N.language).format(n);
-}
-
-// A rating as people read ratings: digits only (1069, not 1,069).
-function ratingNum(n) {
-  return new Intl.NumberFormat(I18N.language, { useGrouping: false }).format(n);
-}
-
 function leadersPanel() {
   const pools = h("div", { class: "segmented pools", role: "radiogroup", "aria-label": t("Leaderboard") },
     Object.entries(poolWords()).map(([pool, word]) => h("label", { class: pool === ACCOUNT.pool ? "on" : "" },
@@ -402,16 +390,10 @@ function leadersPanel() {
   let content;
   if (ACCOUNT.leaders === null) content = h("p", { class: "muted", text: t("Loading…") });
   else if (!ACCOUNT.leaders.length) content = h("p", { class: "muted", text: t("Nobody is rated here yet.") });
-  else {
-    content = h("table", { class: "account-table", id: "leaderboard" },
-      h("thead", {}, h("tr", {}, [t("Place"), t("Player"), t("Rating"), t("Games")].map((text) => h("th", { scope: "col", text })))),
-      h("tbody", {}, ACCOUNT.leaders.map((row) => h("tr", { class: ACCOUNT.user && row.name === ACCOUNT.user.name ? "me" : "" },
-        h("td", { text: String(row.rank) }), h("td", { text: row.name }),
-        h("td", { class: "num", text: ratingNum(row.rating) }), h("td", { class: "num", text: num(row.games) })))));
-  }
+  else content = leaderboardBody(ACCOUNT.leaders, ACCOUNT.user ? ACCOUNT.user.name : null);
   return {
     title: t("Leaderboard"),
-    body: [pools, h("p", { class: "muted", text: t("A new player's rating is 1000; wins, and the games that make it sure, raise it.") }), content],
+    body: [pools, content],
     buttons: [],
     wide: true,
   };
@@ -458,19 +440,4 @@ export function accountRatedField() {
   return h("div", { class: "rated-box" },
     h("label", { class: "check" }, box, h("span", { text: t("Rated game") })),
     h("p", { class: "hint muted", text: t("Only people who are signed in sit at a rated table; the result changes their ratings.") }));
-}
-
-// At the end of a rated match: each player's rating before and after (frame.ratings).
-export function accountRatings(frame) {
-  if (frame.over && frame.unrated === "aborted") {
-    return h("p", { class: "ratings unrated", id: "rating-changes", text: t("This game is not rated: a player never made a move.") });
-  }
-  const changes = frame.over ? frame.ratings : null;
-  if (!changes || !changes.length) return null;
-  return h("section", { class: "ratings", id: "rating-changes" },
-    h("h3", { text: t("Rating changes") }),
-    h("ul", {}, changes.map((c) => h("li", { class: "rating-change" + (c.seat === frame.you ? " mine" : ""), dataset: { seat: String(c.seat) } },
-      whoParts(frame, c.seat),
-      h("span", { class: "values", text: t("{before} → {after}", { before: ratingNum(c.before), after: ratingNum(c.after) }) }),
-      h("span", { class: "delta " + (c.delta > 0 ? "up" : c.delta < 0 ? "down" : ""), text: signed(c.delta) })))));
 }

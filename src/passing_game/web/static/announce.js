@@ -50,7 +50,7 @@ function unflash(seat, at) {
   const flash = S.flashes[seat];
   if (!flash || flash.at !== at) return;
   delete S.flashes[seat];
-  document.querySelectorAll(`.move-badge[data-seat="${seat}"]`).forEach((el) => el.remove());
+  changed(); // the seat's last-move line comes back in the bubble's place
 }
 
 // After a render: the played tile flies from its seat (or from the hand) into the train.

@@ -10,8 +10,8 @@
 //            page: which screen, and the overlays), keys.js, messages.js (what
 //            the server says)
 //   screens: lobby.js, table.js, replay.js; no screen imports another
-//   parts:   announce.js (what just happened), hand.js, summary.js (the
-//            table's), quickplay.js (the lobby's)
+//   parts:   announce.js (what just happened), hand.js, train.js, summary.js,
+//            tracker.js (the table's), quickplay.js, yours.js (the lobby's)
 //   widgets: seat.js (a seat's card and words), account.js (its button, its
 //            dialog), tools.js (the tool bar, language, rules, copy link),
 //            dialogs.js (the table's questions and seat options)

@@ -1,4 +1,6 @@
-// The player's hand and moves: clicking a tile, choosing its end, passing.
+// The player's hand and moves: clicking a tile, choosing its end (by the
+// train's ends, train.js, or the end-choice box), dragging a tile to an end
+// with a mouse, a pen or a finger, passing.
 
 import { openConfirm } from "./dialogs.js";
 import { domino, h, tileOf, tileParts, tileText } from "./dom.js";
@@ -7,11 +9,12 @@ import { isPlay } from "./seat.js";
 import { act, online, refused } from "./socket.js";
 import { S, changed, notify, render } from "./state.js";
 
-function playsFor(frame, tile) {
+export function playsFor(frame, tile) {
   return frame.round.legal.filter((m) => isPlay(m) && m.slice(1) === tile);
 }
 
 function clickTile(tile, el) {
+  if (Drag.swallow) return; // the click that ends a drag on the tile it started from
   if (!online()) {
     refused();
     return;
@@ -33,15 +36,110 @@ function clickTile(tile, el) {
   document.querySelector(".end-choice button")?.focus();
 }
 
-function playEnd(end) {
+// The tile waiting for its end goes on `end` ("L" or "R"): the train's end
+// buttons and the end-choice box call this.
+export function chooseEnd(end) {
   const tile = S.choosing;
   if (!tile) return;
-  if (act({ type: "play", move: end + tile })) {
+  playOn(tile, end);
+}
+
+function playOn(tile, end) {
+  if (!online()) return refused();
+  const move = playsFor(S.frame, tile).find((m) => m[0] === end);
+  if (!move) {
+    notify(t("{tile} does not fit that end.", { tile: tileOf(tile) }), "info");
+    return;
+  }
+  if (act({ type: "play", move })) {
     const el = document.querySelector(`.hand [data-tile="${tile}"]`);
     if (el) S.playedFrom = { tile, rect: el.getBoundingClientRect() };
     S.choosing = null;
   }
   changed();
+}
+
+// -- dragging a tile to an end of the train -------------------------------------------
+// Pointer events serve the mouse, the pen and the finger alike; the listeners
+// sit on the document, since a render may replace the tile being dragged. The
+// tile's copy follows the pointer; the train's ends that take it light up.
+const Drag = { tile: null, x: 0, y: 0, ghost: null, over: null, swallow: false };
+
+function dragStart(event, tile, el) {
+  if (event.button !== 0 || !online() || !playsFor(S.frame, tile).length) return;
+  Object.assign(Drag, { tile, x: event.clientX, y: event.clientY, ghost: null, over: null, from: el });
+  document.addEventListener("pointermove", dragMove);
+  document.addEventListener("pointerup", dragEnd);
+  document.addEventListener("pointercancel", dragCancel);
+}
+
+function dropTarget(x, y) {
+  const el = document.elementFromPoint(x, y);
+  return el && el.closest ? el.closest("#train [data-end], .board") : null;
+}
+
+function dragMove(event) {
+  if (!Drag.tile) return;
+  if (!Drag.ghost) {
+    if (Math.hypot(event.clientX - Drag.x, event.clientY - Drag.y) < 8) return;
+    const rect = Drag.from.getBoundingClientRect();
+    Drag.ghost = Drag.from.cloneNode(true);
+    Drag.ghost.className += " drag-ghost";
+    Drag.ghost.removeAttribute("data-key");
+    Drag.ghost.setAttribute("aria-hidden", "true");
+    Drag.ghost.style.width = rect.width + "px";
+    Drag.ghost.style.height = rect.height + "px";
+    document.body.append(Drag.ghost);
+    S.dragging = Drag.tile;
+    S.choosing = null;
+    changed();
+  }
+  event.preventDefault();
+  const g = Drag.ghost;
+  g.style.left = event.clientX - g.offsetWidth / 2 + "px";
+  g.style.top = event.clientY - g.offsetHeight / 2 + "px";
+  const over = dropTarget(event.clientX, event.clientY);
+  if (over !== Drag.over) {
+    Drag.over?.classList.remove("drop-hover");
+    over?.classList.add("drop-hover");
+    Drag.over = over;
+  }
+}
+
+function dragStop() {
+  document.removeEventListener("pointermove", dragMove);
+  document.removeEventListener("pointerup", dragEnd);
+  document.removeEventListener("pointercancel", dragCancel);
+  Drag.over?.classList.remove("drop-hover");
+  const dragged = !!Drag.ghost;
+  Drag.ghost?.remove();
+  Object.assign(Drag, { tile: null, ghost: null, over: null, from: null });
+  if (dragged) {
+    // The browser's click follows this release at once, before any timer runs.
+    Drag.swallow = true;
+    setTimeout(() => { Drag.swallow = false; }, 0);
+    S.dragging = null;
+    changed();
+  }
+  return dragged;
+}
+
+function dragCancel() {
+  dragStop();
+}
+
+function dragEnd(event) {
+  const tile = Drag.tile;
+  const target = Drag.ghost ? dropTarget(event.clientX, event.clientY) : null;
+  if (!dragStop() || !target) return;
+  // On an end: that end. Anywhere else on the board: the one end the tile fits, if only one.
+  const ends = [...new Set(playsFor(S.frame, tile).map((m) => m[0]))];
+  const end = target.dataset.end || (ends.length === 1 ? ends[0] : null);
+  if (end) playOn(tile, end);
+  else {
+    S.choosing = tile;
+    changed();
+  }
 }
 
 export function doPass() {
@@ -79,22 +177,30 @@ export function renderHand(frame) {
     const label = tileText(a, b) + (where ? ", " + where : "");
     const button = domino(a, b, { label, extra: cls, button: { dataset: { tile }, "data-key": "tile-" + tile, "aria-disabled": live ? null : "true" } });
     button.addEventListener("click", () => clickTile(tile, button));
+    if (plays.length) button.addEventListener("pointerdown", (event) => dragStart(event, tile, button));
     hand.append(button);
   });
   if (!r.hand.length) hand.append(h("p", { class: "muted", text: t("No tiles in hand.") }));
   return hand;
 }
 
+// What an end showing `shown` shows once `tile` is on it: the tile's other number.
+export function showsAfter(tile, shown) {
+  const [a, b] = tileParts(tile);
+  return a === shown ? b : a;
+}
+
 export function endChoice(frame) {
   if (!S.choosing) return null;
   const r = frame.round;
   const [a, b] = tileParts(S.choosing);
+  const after = (shown) => showsAfter(S.choosing, shown);
   return h("div", { class: "end-choice", role: "dialog", "aria-label": t("Which end?") },
-    h("span", { text: t("Play {tile} on which end?", { tile: tileText(a, b) }) }),
+    h("span", { text: t("Play {tile} on which end? Tap an end of the train, or:", { tile: tileText(a, b) }) }),
     h("div", { class: "end-buttons" },
-      h("button", { type: "button", class: "primary", "data-key": "end-left", onclick: () => playEnd("L") },
-        t("Left (shows {n})", { n: r.ends[0] })),
-      h("button", { type: "button", class: "primary", "data-key": "end-right", onclick: () => playEnd("R") },
-        t("Right (shows {n})", { n: r.ends[1] })),
+      h("button", { type: "button", class: "primary", "data-key": "end-left", onclick: () => chooseEnd("L") },
+        t("Left end: it will show {n}", { n: after(r.ends[0]) })),
+      h("button", { type: "button", class: "primary", "data-key": "end-right", onclick: () => chooseEnd("R") },
+        t("Right end: it will show {n}", { n: after(r.ends[1]) })),
       h("button", { type: "button", "data-key": "end-cancel", onclick: () => { S.choosing = null; changed(); } }, t("Cancel"))));
 }

@@ -19,13 +19,24 @@ import { renderRulesPanel } from "./tools.js";
 // render waits for the press to end (at most a second), then runs.
 const Press = { since: 0, pending: false };
 
+// The click that a release makes comes after it: at once for a mouse, after the
+// gesture is recognised for a finger. The waiting render runs once that click is
+// handled (or, if none comes, a moment later), never before it.
 function pressEnded() {
   if (!Press.since) return;
   Press.since = 0;
-  if (Press.pending) {
-    Press.pending = false;
-    setTimeout(drawPage, 0); // after the click that this release makes
-  }
+  if (!Press.pending) return;
+  Press.pending = false;
+  let done = false;
+  const later = () => {
+    if (done) return;
+    done = true;
+    document.removeEventListener("click", onClick, true);
+    setTimeout(drawPage, 0);
+  };
+  const onClick = () => later();
+  document.addEventListener("click", onClick, true);
+  setTimeout(later, 400);
 }
 document.addEventListener("pointerdown", () => { Press.since = performance.now(); }, true);
 for (const type of ["pointerup", "pointercancel"]) document.addEventListener(type, pressEnded, true);
@@ -52,7 +63,10 @@ export function drawPage() {
   else if (S.code && (S.invite || !savedSeat(S.code)) && !S.watching) page = renderJoinPanel();
   else if (S.code) page = h("main", { class: "lobby" }, h("p", { class: "loading", text: t("Connecting…") }));
   else page = renderLobby();
-  const notice = S.notice ? h("div", { class: "notice " + S.notice.kind, role: "alert", text: S.notice.text }) : null;
+  // At the table the notice has a line of its own under the status (table.js): a toast
+  // floating over the table would cover its buttons.
+  const atTable = !!S.frame && S.code === S.frame.table && !Replay.active();
+  const notice = S.notice && !atTable ? h("div", { class: "notice " + S.notice.kind, role: "alert", text: S.notice.text }) : null;
   root.replaceChildren(page, notice || "", renderRulesPanel() || "", renderAccount() || "");
   const again = focused ? root.querySelector(focused) : null;
   if (again && again !== document.activeElement) {

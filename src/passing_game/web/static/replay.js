@@ -14,7 +14,9 @@
 // Every text comes from t()/nt() (i18n.js) or from the server, in the page's language.
 
 import { backTile, domino, field, h, tileParts, toolButton } from "./dom.js";
+import { boardMarks, decisionMarks, evalGraph, markTile, points, signed, stepOf } from "./evalgraph.js";
 import { I18N, nt, sentenceStart, t } from "./i18n.js";
+import { Motion } from "./motion.js";
 import { seatNo } from "./seat.js";
 import { changed } from "./state.js";
 import { copyLink, pageTools } from "./tools.js";
@@ -205,14 +207,6 @@ export const Replay = (() => {
 
   // -- drawing a step ----------------------------------------------------------------------
 
-  function signed(value) {
-    return new Intl.NumberFormat(I18N.language, { maximumFractionDigits: 1, minimumFractionDigits: 1, signDisplay: "exceptZero" }).format(value);
-  }
-
-  function points(value) {
-    return new Intl.NumberFormat(I18N.language, { maximumFractionDigits: 1, minimumFractionDigits: 1 }).format(value);
-  }
-
   function tiles(list, small) {
     return list.map((tile) => { const [a, b] = tileParts(tile); return domino(a, b, { small }); });
   }
@@ -221,7 +215,7 @@ export const Replay = (() => {
     return R.data.names[seat];
   }
 
-  function renderSeat(step, seat) {
+  function renderSeat(step, seat, marks) {
     const d = R.data;
     const hand = step.hands[seat];
     const roundOver = !!step.summary;
@@ -241,18 +235,20 @@ export const Replay = (() => {
         d.rules.partnerships ? h("span", { class: "team", text: t("Team {a}+{b}", { a: d.side_of[seat] + 1, b: d.side_of[seat] + 3 }) }) : null,
         h("span", { class: "score", text: nt("{n} point", score) })),
       h("div", { class: open ? "replay-hand" : "backs", role: open ? "list" : null, "aria-hidden": open ? null : "true" },
-        open ? (hand.length ? tiles(hand, true) : h("em", { text: t("empty") })) : hand.map(() => backTile({ small: true }))));
+        open ? (hand.length ? tiles(hand, true).map((el, i) => (marks && step.turn.seat === seat && hand[i] === marks.handTile ? markTile(el, "best") : el))
+          : h("em", { text: t("empty") })) : hand.map(() => backTile({ small: true }))));
   }
 
-  function renderTrain(step) {
+  function renderTrain(step, marks) {
     const box = h("div", { class: "train", id: "replay-train", role: "list", "aria-label": t("The train") });
     if (!step.train.length) {
       box.append(h("p", { class: "empty-train", text: t("The train is empty: any tile may lead.") }));
       return box;
     }
-    step.train.forEach(([a, b]) => {
+    step.train.forEach(([a, b], i) => {
       const tile = domino(a, b, { across: a !== b });
       tile.setAttribute("role", "listitem");
+      if (marks && marks.trainAt === i) markTile(tile, "played", marks.kind);
       box.append(tile);
     });
     return box;
@@ -263,13 +259,12 @@ export const Replay = (() => {
     return t("Round {n} · move {i} of {total}", { n: step.round, i: step.index, total: step.total });
   }
 
-  // The analysis's mark for the move that made this step, if one seat's analysis is shown.
-  function markOf(step) {
+  // The analysis's row for the move that made this step, if that seat's analysis is done.
+  function evaluationOf(step) {
     if (!step.turn) return null;
     const found = R.analyses[step.turn.seat];
     if (!found || !found.analysis) return null;
-    const row = found.analysis.evaluations.find((e) => e.round === step.round && e.index === step.index);
-    return row && row.mark ? row.mark : null;
+    return found.analysis.evaluations.find((e) => e.round === step.round && e.index === step.index) || null;
   }
 
   function markBadge(mark) {
@@ -336,7 +331,9 @@ export const Replay = (() => {
     const d = R.data;
     const steps = d.steps;
     const step = steps[R.step];
-    const mark = markOf(step);
+    const row = evaluationOf(step);
+    const mark = row && row.mark;
+    const marks = boardMarks(row, step.train.length);
     const line = step.turn && R.seat !== null && R.seat !== step.turn.seat ? step.line_public : step.line;
     const end = R.step === steps.length - 1;
     const top = h("header", { class: "topbar" },
@@ -345,14 +342,18 @@ export const Replay = (() => {
         h("span", { class: "code" }, h("strong", { text: t("Replay") }), R.code ? h("span", { text: " " + t("Table {code}", { code: R.code }) }) : null),
         R.code ? toolButton({ key: "replay-copy", icon: "link", label: t("Copy link"), onclick: () => copyLink(shareLink()) }) : null),
       pageTools());
-    const seats = h("div", { class: "opponents replay-seats seats-" + d.players }, d.names.map((_, seat) => renderSeat(step, seat)));
-    const board = h("div", { class: "board" }, renderTrain(step),
+    const seats = h("div", { class: "opponents replay-seats seats-" + d.players }, d.names.map((_, seat) => renderSeat(step, seat, marks)));
+    // The boneyard heads the board, as at the table; a decision's key sits over the train.
+    const board = h("div", { class: "board", id: "replay-board" },
       h("div", { class: "boneyard", role: "group", "aria-label": t("Boneyard") },
-        h("div", { class: "boneyard-title", text: t("Boneyard") }),
-        h("div", { class: "boneyard-note", id: "replay-boneyard", text: nt("{n} tile", step.boneyard) })));
+        h("span", { class: "boneyard-box " + (marks ? marks.boneyard : "") }, h("span", { class: "boneyard-title", text: t("Boneyard") }),
+          h("span", { class: "boneyard-note", id: "replay-boneyard", text: nt("{n} tile", step.boneyard) }))),
+      decisionMarks(row), renderTrain(step, marks));
     const said = h("p", { class: "status replay-line", id: "replay-line", role: "status", "aria-live": "polite" },
       h("span", { text: line }), markBadge(mark));
     const ending = end && d.ending ? h("p", { class: "replay-ending", id: "replay-ending", text: d.ending }) : null;
+    if (R.reveal) requestAnimationFrame(reveal);
+    R.reveal = false;
     return h("div", { class: "table-page replay-page" },
       top,
       h("main", { class: "table-grid" },
@@ -400,9 +401,23 @@ export const Replay = (() => {
     }
   }
 
+  // A decision from the list, the table or the graph: its step from the seat's view,
+  // the board brought into sight (on a phone it is far above the analysis).
   function showDecision(row) {
     R.seat = R.analyseSeat;
-    go(row.step);
+    R.reveal = true;
+    go(stepOf(row));
+  }
+
+  // The board in view, with the mover's hand above it when both fit the screen.
+  function reveal() {
+    const board = document.getElementById("replay-board"), turn = R.data.steps[R.step].turn;
+    const mover = turn ? document.querySelector(`.replay-seat[data-seat="${turn.seat}"]`) : null;
+    if (!board) return;
+    const box = board.getBoundingClientRect(), top = mover ? Math.min(mover.getBoundingClientRect().top, box.top) : box.top;
+    if (top >= 0 && box.bottom <= innerHeight) return;
+    const from = box.bottom - top <= innerHeight ? top - (innerHeight - (box.bottom - top)) / 2 : box.top;
+    window.scrollBy({ top: from, behavior: Motion.reduced() ? "auto" : "smooth" });
   }
 
   function renderAnalysis() {
@@ -447,6 +462,7 @@ export const Replay = (() => {
         h("button", { type: "button", class: "small", "data-key": `show-${row.round}-${row.index}`, onclick: () => showDecision(row) }, t("Show"))),
       h("p", { text: t("Decision: {move} (points: {points})", { move: row.played_words, points: signed(row.played_value) }) }),
       h("p", { text: t("The expert's choice: {move} (points: {points})", { move: row.best_words, points: signed(row.best_value) }) }),
+      h("p", { class: "costly-loss", text: t("Points lost: {points}", { points: points(row.loss) }) }),
       h("p", { class: "explanation", text: row.text })));
     const marked = a.evaluations.filter((e) => e.mark || e.auto);
     const rows = a.evaluations.map((e) => h("tr", { class: e.mark ? "mark-row " + e.mark : "" },
@@ -456,15 +472,17 @@ export const Replay = (() => {
       h("td", { text: e.played === e.best ? "=" : e.best_words }),
       h("td", { class: "num", text: points(e.loss) }),
       h("td", {}, e.auto ? h("span", { class: "auto", text: e.auto === "timeout" ? t("(auto-played)") : t("(stand-in)") }) : markBadge(e.mark),
-        h("button", { type: "button", class: "small link", "aria-label": t("Show"), title: t("Show"), onclick: () => showDecision(e) }, "↗"))));
+        h("button", { type: "button", class: "small link", "data-key": `show-row-${e.round}-${e.index}`, "aria-label": t("Show"), title: t("Show"),
+          onclick: () => showDecision(e) }, "↗"))));
     return h("div", { class: "analysis-result", id: "analysis-result" },
       h("dl", { class: "analysis-facts" }, facts.map(([label, value, key]) => [h("dt", { text: label }), h("dd", { id: "analysis-" + key, text: value })])),
       h("p", { class: "muted small", text: t("A loss of {mistake} points or more is a mistake, {blunder} or more a blunder (expected points at the end of the round).",
         { mistake: a.thresholds.mistake, blunder: a.thresholds.blunder }) }),
+      evalGraph(a.evaluations, R.step, showDecision),
       costly.length ? h("h3", { text: t("The costliest decisions") }) : null,
       costly.length ? h("ol", { class: "costliest", id: "analysis-costliest" }, costly) : null,
       marked.length === 0 ? h("p", { class: "no-marks", id: "analysis-clean", text: t("No mistakes and no blunders.") }) : null,
-      h("details", { class: "decisions" },
+      h("details", { class: "decisions", open: R.everyOpen, ontoggle: (e) => { R.everyOpen = e.target.open; } }, // open across renders
         h("summary", { text: t("Every decision") }),
         h("table", { class: "decisions-table" },
           h("thead", {}, h("tr", {}, [t("Round"), t("Move"), t("Played"), t("The expert's choice"), t("Points lost"), ""].map((x) => h("th", { scope: "col", text: x })))),

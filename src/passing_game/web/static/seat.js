@@ -115,7 +115,8 @@ function hintsTaken(frame, s) {
   return h("span", { class: "hints", text: nt("{n} hint taken", s.hints) });
 }
 
-export function renderSeat(frame, seat) {
+// `partner`: the seat across from you in a game of pairs, marked so.
+export function renderSeat(frame, seat, partner = false) {
   const s = frame.seats[seat];
   const r = frame.round;
   const toMove = r.to_move === seat && frame.started && !frame.over;
@@ -130,6 +131,8 @@ export function renderSeat(frame, seat) {
   const score = frame.scores[s.side];
   const last = lastTurnOf(frame, seat);
   const flash = S.flashes[seat];
+  // A pass or a draw flashes on the seat's last-move line for a moment, in its place:
+  // a bubble drawn over the card would hide what is under it.
   let badge = null;
   if (flash && seat !== frame.you) {
     badge = Motion.resume(h("span", { class: "move-badge " + flash.kind, "aria-hidden": "true", dataset: { seat: String(seat) },
@@ -143,6 +146,7 @@ export function renderSeat(frame, seat) {
       h("span", { class: "dot " + (s.connected && !s.away && (!s.you || S.wsOpen) ? "on" : "off"), title: status, "aria-hidden": "true" }),
       h("span", { class: "seat-name", dir: "auto", text: s.you ? t("{name} (you)", { name: s.name }) : s.name }),
       s.guest ? h("span", { class: "guest-mark", title: t("Playing without an account"), text: t("guest") }) : null,
+      partner ? h("span", { class: "partner-mark", text: t("your partner") }) : null,
       toMove ? h("span", { class: "turn-badge", text: t("to move") }) : null,
       seatClock(frame, seat)),
     h("div", { class: "seat-meta" },
@@ -155,11 +159,11 @@ export function renderSeat(frame, seat) {
     s.standin ? h("div", { class: "standin-note" }, icon("robot"), h("span", { text: t("Stand-in bot playing") })) : null,
     s.you && frame.can_come_back && s.away !== "paused" ? h("button", { type: "button", class: "primary small", id: "back-button", "data-key": "back",
       onclick: () => act({ type: "back" }) }, t("Take my seat back")) : null,
-    h("div", { class: "last-move" + (last ? "" : " none") },
+    h("div", { class: "last-move" + (last ? "" : " none") + (badge ? " flashing" : "") },
       h("span", { class: "label", text: t("Last move:") }),
       h("span", { class: "what", text: last ? moveWords(frame, last) : "–" }),
-      last ? autoMark(last) : null),
+      last ? autoMark(last) : null,
+      badge),
     s.you ? null : backs,
-    tools,
-    badge);
+    tools);
 }

@@ -17,6 +17,7 @@ export const S = {
   invite: null, // ?invite=TOKEN: the join panel takes that seat
   inviteSeat: null, // ?seat=N (1-based) beside an invitation, for the join panel's words
   choosing: null, // a tile waiting for the player to pick an end
+  dragging: null, // a tile being dragged to an end of the train (hand.js)
   hint: null,
   tracker: null, // the tile tracker the server last sent (tracker.js)
   trackerOpen: false,

@@ -1,8 +1,8 @@
 // The score pad and the round's (or the game's) summary.
 
-import { accountRatings } from "./account.js";
 import { dialogBox, domino, h, tileParts } from "./dom.js";
 import { nt, t } from "./i18n.js";
+import { ratingChanges } from "./ratings.js";
 import { whoParts } from "./seat.js";
 import { act, online } from "./socket.js";
 import { S, changed } from "./state.js";
@@ -95,7 +95,7 @@ export function renderSummary(frame) {
       sum ? h("ul", { class: "reveals" }, hands) : null,
       sum && sum.locked.length ? h("p", { class: "locked-line" }, h("span", { text: t("Locked in the boneyard, never drawn:") + " " }),
         sum.locked.map((tile) => { const [a, b] = tileParts(tile); return domino(a, b, { small: true, across: true }); })) : null,
-      accountRatings(frame),
+      ratingChanges(frame),
       rematchNote,
       renderPad(frame),
     ],

@@ -5,7 +5,7 @@
 import { accountButton } from "./account.js";
 import { notifyWanted, toggleNotify } from "./announce.js";
 import { askLeave, askResign, renderConfirm, renderSeatTools } from "./dialogs.js";
-import { backTile, dialogBox, domino, h, icon, tileText, toolButton } from "./dom.js";
+import { backTile, dialogBox, h, icon, toolButton } from "./dom.js";
 import { doPass, endChoice, renderHand } from "./hand.js";
 import { nt, t } from "./i18n.js";
 import { autoMark, isPlay, moveWords, renderSeat, whoParts } from "./seat.js";
@@ -15,32 +15,7 @@ import { S, changed, render } from "./state.js";
 import { renderPad, renderSummary } from "./summary.js";
 import { copyLink, languageSwitch, pageTools, rulesButton } from "./tools.js";
 import { openTracker, renderTracker } from "./tracker.js";
-
-function renderTrain(frame) {
-  const r = frame.round;
-  const box = h("div", { class: "train", id: "train", role: "list", "aria-label": t("The train") });
-  if (!r.train.length) {
-    box.append(h("p", { class: "empty-train", text: t("The train is empty: any tile may lead.") }));
-    return box;
-  }
-  const last = r.last && r.last.index !== undefined ? r.last.index : -1;
-  const tiles = r.train.map(([a, b], i) => {
-    const isDouble = a === b;
-    const label = tileText(a, b) + (i === last ? ". " + t("Last tile played") : "");
-    const tile = domino(a, b, { across: !isDouble, label, extra: i === last ? "last" : "" });
-    tile.setAttribute("role", "listitem");
-    return tile;
-  });
-  // The end marks stay with the end tiles when the train wraps.
-  const left = h("span", { class: "end-mark left", "aria-label": t("Left end shows {n}", { n: r.ends[0] }) }, "◀ " + r.ends[0]);
-  const right = h("span", { class: "end-mark right", "aria-label": t("Right end shows {n}", { n: r.ends[1] }) }, r.ends[1] + " ▶");
-  if (tiles.length === 1) {
-    box.append(h("span", { class: "keep" }, left, tiles[0], right));
-  } else {
-    box.append(h("span", { class: "keep" }, left, tiles[0]), ...tiles.slice(1, -1), h("span", { class: "keep" }, tiles[tiles.length - 1], right));
-  }
-  return box;
-}
+import { renderTrain } from "./train.js";
 
 // The last few moves of the round, newest last, just above the hand: readable on a phone too.
 function renderRecent(frame) {
@@ -145,16 +120,24 @@ function seatActions(frame, prefix = "") {
   return actions;
 }
 
+// Where each other seat sits, seen from your chair as at a real table: play
+// goes round to your left, so the next seat is on your left, the one after it
+// across (your partner in a game of pairs), the last on your right. Two players
+// face each other; three sit you and one on each side. A watcher sees the
+// table from seat 1's chair.
+const PLACES = { 2: ["across"], 3: ["left", "right"], 4: ["left", "across", "right"] };
+
+function placedSeats(frame) {
+  const n = frame.seats.length;
+  const from = frame.you === null ? 0 : frame.you;
+  return PLACES[n].map((place, i) => [(from + 1 + i) % n, place]);
+}
+
 export function renderTable() {
   const frame = S.frame;
   const r = frame.round;
-  const order = [];
   const me = frame.you;
   const n = frame.seats.length;
-  for (let i = 1; i <= n; i++) {
-    const seat = me === null ? i - 1 : (me + i) % n;
-    if (seat !== me) order.push(seat);
-  }
   const live = online();
   const link = location.origin + "/t/" + frame.table;
   const top = h("header", { class: "topbar" },
@@ -167,8 +150,12 @@ export function renderTable() {
       toolButton({ id: "menu-button", key: "menu", icon: "menu", label: t("Menu"), onclick: openMenu })),
     pageTools(tableTools(frame)));
   const status = h("p", { class: "status" + (r.legal.length ? " mine" : ""), id: "status", role: "status", "aria-live": "polite", text: frame.status });
-  const opponents = h("div", { class: "opponents seats-" + order.length }, order.map((seat) => renderSeat(frame, seat)));
-  const board = h("div", { class: "board" }, renderTrain(frame), renderBoneyard(frame));
+  const board = h("div", { class: "board" }, renderBoneyard(frame), renderTrain(frame));
+  const felt = h("div", { class: "felt seats-" + n },
+    placedSeats(frame).map(([seat, place]) => h("div", { class: "place " + place }, renderSeat(frame, seat, place === "across" && frame.rules.partnerships))),
+    h("div", { class: "place centre" }, status,
+      S.notice ? h("p", { class: "notice table-notice " + S.notice.kind, id: "table-notice", role: "alert", text: S.notice.text }) : null,
+      board));
   let mine = null;
   if (me !== null) {
     const hintText = S.hint ? h("p", { class: "hint-text", role: "status" }, h("strong", { text: S.hint.text + " " }), S.hint.reason || "") : null;
@@ -190,7 +177,8 @@ export function renderTable() {
         h("span", { class: "seat-actions" }, seatActions(frame))),
       hintText);
   } else {
-    mine = h("p", { class: "watching", text: t("You are watching this table. Hands stay hidden.") });
+    mine = h("section", { class: "my-area watcher" }, renderSeat(frame, 0),
+      h("p", { class: "watching", text: t("You are watching this table. Hands stay hidden.") }));
   }
   let invite = null;
   if (!frame.started) {
@@ -210,7 +198,7 @@ export function renderTable() {
     offlineBanner(),
     waitBanner(frame),
     h("main", { class: "table-grid" },
-      h("div", { class: "play" }, opponents, status, invite, board, renderRecent(frame), mine),
+      h("div", { class: "play" }, felt, invite, renderRecent(frame), mine),
       side),
     renderSummary(frame),
     renderTracker(frame),

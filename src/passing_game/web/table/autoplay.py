@@ -20,6 +20,7 @@ from passing_game.match import Match
 from passing_game.moves import Move
 from passing_game.views import View
 from passing_game.web.game import events
+from passing_game.web.game.errors import HINT_ON_YOUR_TURN
 from passing_game.web.protocol import ProtocolError
 from passing_game.web.table import frames
 from passing_game.web.table.botplay import hint_level, make_bot
@@ -156,7 +157,7 @@ class Autoplay:
             return
         m = t.match
         if m.is_over or m.round.to_move != seat or not t.started:
-            text = _("a hint is given on your turn")
+            text = _(HINT_ON_YOUR_TURN)
             conn.push(frames.error_frame(t.state, text, "not-your-turn"))
             return
         view = m.view(seat)

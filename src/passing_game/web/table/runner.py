@@ -294,7 +294,9 @@ class Table:
             await self._perform(authority.settle(self.snapshot(), time.time()), _Done())
             self.outbox.broadcast()
             if isinstance(event, events.Act):
-                raise ProtocolError(_("the table moved on; look again"), "stale") from None
+                raise ProtocolError(
+                    _("The table has moved on since: look again, then try again."), "stale"
+                ) from None
             return {}
         if done.broadcast or done.stored:
             self.outbox.broadcast(urgent=done.urgent or done.stored)

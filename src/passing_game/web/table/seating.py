@@ -21,7 +21,7 @@ from passing_game.i18n import N_, _
 from passing_game.web.accounts.flows import Accounts
 from passing_game.web.game import events
 from passing_game.web.game import table as authority
-from passing_game.web.game.errors import NOT_YOUR_SEAT
+from passing_game.web.game.errors import NO_SUCH_SEAT, NOT_YOUR_SEAT, SUSPENDED
 from passing_game.web.game.model import RowFacts
 from passing_game.web.protocol import ProtocolError
 from passing_game.web.server.cluster import Cluster
@@ -49,7 +49,7 @@ class Seat(RowFacts):
 
 
 def _no_seat(seat: int) -> ProtocolError:
-    return ProtocolError(_("this table has no seat {seat}").format(seat=seat + 1), "bad-seat")
+    return ProtocolError(_(NO_SUCH_SEAT).format(seat=seat + 1), "bad-seat")
 
 
 class Sat(Protocol):
@@ -153,7 +153,7 @@ class Seating:
         if user_id is not None and user_id != owner:
             raise ProtocolError(_("This seat belongs to another account."), "not-your-seat")
         if not await t.db.run(self.host.accounts.usable, owner):
-            raise ProtocolError(_("This account is suspended."), "suspended")
+            raise ProtocolError(_(SUSPENDED), "suspended")
 
     # -- connections ---------------------------------------------------------
 
