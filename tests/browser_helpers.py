@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 
 def watch_errors(page: Page) -> list[str]:
@@ -40,6 +40,13 @@ def sign_up_form(page: Page, name: str, password: str = PASSWORD) -> None:
     page.fill("#acc-name", name)
     page.fill("#acc-password", password)
     page.click("#acc-submit")
+
+
+def sign_up(page: Page, name: str) -> None:
+    """An account made through the dialog, signed in and connected again."""
+    sign_up_form(page, name)
+    expect(page.locator("#account-button")).to_contain_text(name)
+    page.wait_for_function("() => S.wsOpen")
 
 
 def create_table(

@@ -31,7 +31,7 @@ from browser_helpers import (  # noqa: E402
     PASSWORD,
     frame,
     open_account,
-    sign_up_form,
+    sign_up,
     take_turn,
     watch_errors,
 )
@@ -49,13 +49,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     )
     yield running
     running.stop()
-
-
-def sign_up(page: Page, name: str) -> None:
-    """Through the account dialog: "New here? Create an account"."""
-    sign_up_form(page, name)
-    expect(page.locator("#account-button")).to_contain_text(name)
-    page.wait_for_function("() => S.wsOpen")
 
 
 def sign_in(page: Page, name: str, password: str = PASSWORD) -> None:

@@ -29,7 +29,7 @@ require_module("openskill")
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
-from browser_helpers import frame, open_account, sign_up_form, take_turn, watch_errors  # noqa: E402
+from browser_helpers import frame, open_account, sign_up, take_turn, watch_errors  # noqa: E402
 from passing_game.web.ratings.model import SETTLED_SIGMA, display  # noqa: E402
 
 #: Ben's settled rating: forty games in, sure enough that a game moves it less.
@@ -53,12 +53,6 @@ def site(db: Path) -> Iterator[Server]:
     )
     yield running
     running.stop()
-
-
-def sign_up(page: Page, name: str) -> None:
-    sign_up_form(page, name)
-    expect(page.locator("#account-button")).to_contain_text(name)
-    page.wait_for_function("() => S.wsOpen")
 
 
 def settle(db: Path, name: str) -> None:
