@@ -41,6 +41,12 @@ def test_the_computer_is_one_tap_from_the_first_screen(
     expect(card.locator("#level-about")).to_contain_text("heaviest tile")
     # The card and its button are on the first screen, before quick play's.
     assert outside_viewport(page, "#computer-card .level, #level-about, #computer-button") == []
+    # The header's buttons stand clear of the logo's tiles.
+    tools, logo = (
+        page.locator(".lobby > .page-tools").bounding_box(),
+        page.locator(".hero-tiles").bounding_box(),
+    )
+    assert tools and logo and tools["y"] + tools["height"] <= logo["y"], (tools, logo)
     page.screenshot(path=str(shots / f"computer-{width}x{height}.png"))
     # A level by the keyboard: the arrow moves the choice, as in any radio group.
     page.locator('#computer-card input[value="easy"]').focus()
@@ -57,12 +63,13 @@ def test_the_computer_is_one_tap_from_the_first_screen(
     page.close()
 
 
+@pytest.mark.parametrize(("width", "height"), SIZES)
 def test_your_games_come_first_and_take_you_back_to_your_seat(
-    browser: Browser, server: Server, shots: Path
+    browser: Browser, server: Server, shots: Path, width: int, height: int
 ) -> None:
     """Issue 24, item 2: a guest who left a game finds it first in the lobby,
     says whose turn it is, and "Continue" gives the seat back (not a spectator's view)."""
-    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page = browser.new_page(viewport={"width": width, "height": height})
     errors = watch_errors(page)
     page.goto(server.url("/"))
     page.locator("#computer-button").click()
@@ -78,7 +85,7 @@ def test_your_games_come_first_and_take_you_back_to_your_seat(
         re.compile(r"Your turn\.|Easy bot to move\.")
     )
     assert outside_viewport(page, "#yours-card .button") == []
-    page.screenshot(path=str(shots / "yours-390x844.png"))
+    page.screenshot(path=str(shots / f"yours-{width}x{height}.png"))
     entry.locator(".button").click()
     page.wait_for_function("() => S.frame && S.live")
     state = frame(page)
