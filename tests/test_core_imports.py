@@ -31,6 +31,8 @@ CORE = sorted(
 BOTS = "bots"
 APPS = ("cli", "terminal", "web")
 INTEGRATIONS = ("rl", "arena", "bench")
+#: Core-side packages: data and logic over the core, no I/O (the tutorial's lessons).
+CORE_SIDE = ("learn",)
 SUBPACKAGES = sorted(p.parent.name for p in PACKAGE.glob("*/__init__.py"))
 HEAVY = ("click", "rich", "passing_game.bots", "passing_game.cli", "passing_game.terminal")
 
@@ -92,7 +94,7 @@ def imports_of(parts: tuple[str, ...]) -> list[tuple[str, str]]:
 
 
 def test_every_subpackage_has_a_layer() -> None:
-    assert sorted((BOTS, *APPS, *INTEGRATIONS)) == SUBPACKAGES
+    assert sorted((BOTS, *APPS, *INTEGRATIONS, *CORE_SIDE)) == SUBPACKAGES
 
 
 @pytest.mark.parametrize("name", [*CORE, "__init__"])
@@ -103,6 +105,17 @@ def test_core_source_imports_only_stdlib_and_core(name: str) -> None:
             assert part(module) == "core", (name, module)
         else:
             assert top in sys.stdlib_module_names or top == "__future__", (name, module)
+
+
+@pytest.mark.parametrize("name", CORE_SIDE)
+def test_core_side_packages_import_only_stdlib_core_and_themselves(name: str) -> None:
+    for path in sorted((PACKAGE / name).glob("*.py")):
+        for module in imported_names(path):
+            top = module.split(".")[0]
+            if top == "passing_game":
+                assert part(module) in ("core", name), (path.name, module)
+            else:
+                assert top in sys.stdlib_module_names or top == "__future__", (path.name, module)
 
 
 def test_bots_import_only_core_and_bots() -> None:

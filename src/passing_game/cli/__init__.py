@@ -31,6 +31,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "passing_game.cli.bench",
         N_("Measure the engine's speed, optionally against peer engines."),
     ),
+    "learn": ("passing_game.cli.learn", N_("Learn the game: short lessons, one move each.")),
     "play": (
         "passing_game.cli.play",
         N_("Play a game in the terminal against computer opponents."),

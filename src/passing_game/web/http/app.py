@@ -13,6 +13,7 @@ tables (``passing_game.web.table.runner``) and serves:
 ``GET /api/tables/public``  public tables to join or watch (web/quickplay/service.py)
 ``GET /api/daily[/DAY]``    the daily deal's table of the day (web/daily.py)
 ``GET /replay[/CODE/GAME]``  a finished game's replay and analysis (web/review/api.py)
+``GET /learn``, ``/api/learn[/ID[/try]]``  the tutorial (web/learn/api.py)
 ``GET /api/leaderboard?pool=2``  a pool's ratings, best first (web/ratings/service.py)
 ``GET /api/account/games``  the signed-in person's games (web/history.py)
 ``GET /healthz``            whether the store and the bus answer (503 if not)
@@ -73,6 +74,7 @@ from passing_game.web.http import i18n as page_i18n
 from passing_game.web.http.addresses import AddressLimits, client_key, too_many
 from passing_game.web.http.origins import origin_allowed, parse_origin
 from passing_game.web.http.page import page
+from passing_game.web.learn.api import ROUTES as LEARN_ROUTES
 from passing_game.web.lobby import Lobby
 from passing_game.web.protocol import (
     CLOCK_PRESETS,
@@ -379,6 +381,7 @@ def create_app(
         *HISTORY_ROUTES,
         *YOURS_ROUTES,
         *RATING_ROUTES,
+        *LEARN_ROUTES,
         Route("/", page),
         Route("/t/{code}", page),
         Route("/api/config", _config),

@@ -48,6 +48,7 @@ from passing_game.i18n import (
     using_language,
 )
 from passing_game.web.http.texts import PAGE_TEXTS
+from passing_game.web.learn.words import LEARN_PLURALS
 from passing_game.web.ratings.words import RATING_PLURALS
 
 #: The cookie that remembers the page's language switch.
@@ -117,6 +118,7 @@ PAGE_PLURALS: dict[str, Callable[[int], str]] = {
     ),
     # The leaderboard's games a rating rests on (issue 24, item 9).
     **RATING_PLURALS,
+    **LEARN_PLURALS,
 }
 
 _LANGUAGE_RANGE = re.compile(r"^(?:\*|[A-Za-z]{1,8}(?:[-_][A-Za-z0-9]{1,8})*)$")

@@ -11,6 +11,7 @@ filled in by the page. Texts with a count are ``web.http.i18n.PAGE_PLURALS``.
 from __future__ import annotations
 
 from passing_game.i18n import N_
+from passing_game.web.learn.words import LEARN_TEXTS
 from passing_game.web.ratings.words import RATING_TEXTS
 
 #: Page text key -> English text (marked for extraction, translated on request).
@@ -425,6 +426,7 @@ PAGE_TEXTS: dict[str, str] = {
     "Rating changes": N_("Rating changes"),
     # A rating change in words, the help, the leaderboard's note (issue 24, item 9).
     **RATING_TEXTS,
+    **LEARN_TEXTS,
     # Replay and analysis of a finished game (issue 13: web/review/api.py, static/replay.js).
     "Replay and analysis": N_("Replay and analysis"),
     "Open a game record": N_("Open a game record"),

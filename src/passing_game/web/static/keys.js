@@ -1,7 +1,9 @@
-// The keys: D, P and H at the table, Escape, the arrows in the hand.
+// The keys: D, P and H at the table, Escape, the arrows in the hand; the replay's
+// and the tutorial's own keys.
 
 import { closeConfirm } from "./dialogs.js";
 import { doPass } from "./hand.js";
+import { Learn } from "./learn.js";
 import { Replay } from "./replay.js";
 import { closeSeatTools } from "./seat.js";
 import { act } from "./socket.js";
@@ -21,6 +23,10 @@ export function onKey(event) {
   }
   if (Replay.active()) {
     Replay.onKey(event);
+    return;
+  }
+  if (Learn.active() && !(S.frame && S.code === S.frame.table)) {
+    Learn.onKey(event);
     return;
   }
   const frame = S.frame;

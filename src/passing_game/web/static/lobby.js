@@ -108,9 +108,23 @@ export function renderLobby() {
       h("p", { class: "tagline", text: t("A domino game for 2 to 4 players. Play friends or bots in your browser.") })),
     yoursCard(), // yours.js: the tables where you hold a seat
     computerCard(),
+    learnOffer(), // the tutorial, offered on a first visit (learn.js); after the computer, still one tap
     Quick.lobbyTop(), // quickplay.js: Play now, the daily deal
     h("div", { class: "lobby-cards" }, form, join),
     Quick.lobbyBottom()); // quickplay.js: the public tables
+}
+
+// The tutorial offered on a first visit (issue 25); the answer is remembered.
+const OFFER_KEY = "passing-game:learn-offer";
+
+function learnOffer() {
+  if (localStorage.getItem(OFFER_KEY)) return null;
+  const answer = (value) => () => localStorage.setItem(OFFER_KEY, value);
+  return h("section", { class: "card learn-offer", id: "learn-offer", "aria-labelledby": "learn-offer-text" },
+    h("p", { id: "learn-offer-text", text: t("New to The Passing Game? Learn it in 3 minutes.") }),
+    h("div", { class: "row" },
+      h("a", { href: "/learn", class: "button primary", id: "learn-start", onclick: answer("accepted") }, t("Start the tutorial")),
+      h("button", { type: "button", id: "learn-no", onclick: () => { answer("declined")(); changed(); } }, t("No thanks"))));
 }
 
 // Play the computer in one tap (issue 24, item 1): a level chosen by how it plays.

@@ -56,7 +56,9 @@ export function renderRulesPanel() {
   if (!S.rulesPanel || !S.rulesNodes) return null;
   return h("div", { class: "overlay rules-overlay", onclick: (e) => { if (e.target === e.currentTarget) closeRules(); } },
     h("section", { class: "dialog rules-panel card", role: "dialog", "aria-modal": "true", "aria-label": t("Rules of the game"), lang: I18N.language },
-      h("div", { class: "dialog-body rules-text", id: "rules-text" }, S.rulesNodes.map((node) => node.cloneNode(true))),
+      h("div", { class: "dialog-body rules-text", id: "rules-text" },
+        h("p", { class: "rules-learn" }, h("a", { href: "/learn", id: "rules-learn-link", text: t("Learn to play: the tutorial") })),
+        S.rulesNodes.map((node) => node.cloneNode(true))),
       h("div", { class: "dialog-buttons" },
         h("button", { type: "button", id: "rules-close", "data-key": "rules-close", onclick: closeRules }, t("Close")))));
 }

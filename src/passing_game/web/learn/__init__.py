@@ -1,0 +1,1 @@
+"""The tutorial in the browser (issue 25): its endpoints (``api``) and words (``words``)."""

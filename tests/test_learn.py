@@ -1,0 +1,149 @@
+"""The tutorial's lessons (issue 25, item 1), replayed through the real engine.
+
+Every lesson's position is rebuilt from its deal and history; its answer
+must be legal and every other legal move must get a sentence. Each lesson's
+claim is checked under the rule it teaches.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from passing_game.errors import ParseError
+from passing_game.learn import BASICS, BY_ID, LESSONS, Lesson, after, answers, check, position
+from passing_game.moves import Draw, Play, parse_move
+from passing_game.tiles import Tile
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.id)
+def test_each_answer_is_legal_and_every_other_move_has_a_reason(lesson: Lesson) -> None:
+    rnd = position(lesson)
+    wanted = answers(lesson, rnd)
+    assert wanted and all(rnd.is_legal(m) for m in wanted)
+    for move in rnd.legal_moves():
+        ok, sentence = check(lesson, str(move))
+        assert ok == (move in wanted), (lesson.id, move)
+        assert sentence.strip()
+        assert sentence != check(lesson, lesson.answers[0])[1] or ok
+
+
+def test_ids_are_unique_and_basics_come_first() -> None:
+    assert len(BY_ID) == len(LESSONS)
+    assert LESSONS[: len(BASICS)] == BASICS
+    assert all(lesson.basic for lesson in BASICS)
+
+
+def test_a_move_that_is_no_move_is_refused() -> None:
+    with pytest.raises(ParseError):
+        check(BY_ID["match"], "hello")
+
+
+def test_an_illegal_move_gets_the_engines_reason() -> None:
+    ok, sentence = check(BY_ID["match"], "R3-5")  # R4.1: the right end shows 6
+    assert not ok and "6" in sentence
+
+
+def test_r4_1_one_tile_matches_an_end() -> None:
+    rnd = position(BY_ID["match"])
+    assert rnd.ends == (3, 6)
+    plays = [m for m in rnd.legal_moves() if isinstance(m, Play)]
+    assert plays == [parse_move("L3-5")]
+    assert after(BY_ID["match"]).ends == (5, 6)
+
+
+def test_r4_2_the_tile_fits_both_ends_and_either_is_accepted() -> None:
+    lesson = BY_ID["both"]
+    rnd = position(lesson)
+    assert rnd.ends == (2, 4)
+    assert {str(m) for m in rnd.legal_moves() if isinstance(m, Play)} == {"L2-4", "R2-4"}
+    assert check(lesson, "L2-4")[0] and check(lesson, "R2-4")[0]
+
+
+def test_r5_the_double_is_crosswise_without_a_branch() -> None:
+    before = position(BY_ID["double"])
+    rnd = after(BY_ID["double"])
+    laid = rnd.train[-1]
+    assert laid.left == laid.right == 5  # R5.1: a double, laid across the end
+    assert rnd.ends == before.ends == (3, 5)  # R5.2: the end still shows 5, two ends
+    assert len(rnd.ends) == 2
+
+
+def test_r4_3_nothing_fits_and_the_draw_takes_one_tile_and_ends_the_turn() -> None:
+    lesson = BY_ID["draw"]
+    rnd = position(lesson)
+    assert not any(isinstance(m, Play) for m in rnd.legal_moves())
+    later = after(lesson)
+    assert Tile(4, 5) in later.hands[lesson.seat]
+    assert later.to_move != lesson.seat  # D1: the draw ends the turn
+
+
+def test_r2_4_exactly_the_last_two_tiles_are_locked() -> None:
+    lesson = BY_ID["locked"]
+    rnd = position(lesson)
+    assert len(rnd.boneyard) == 2
+    assert set(rnd.boneyard) == set(rnd.locked)
+    assert Draw() not in rnd.legal_moves()  # R4.3
+    assert not check(lesson, "draw")[0]
+
+
+def test_r4_4_pass_while_a_tile_fits_and_d3_ends_the_round() -> None:
+    lesson = BY_ID["pass"]
+    rnd = position(lesson)
+    assert any(isinstance(m, Play) for m in rnd.legal_moves())  # R4.4: a free choice
+    result = after(lesson).result
+    assert result is not None and result.reason == "all-pass"  # D3
+    assert result.winner == 0 and result.points == 54 - 12
+
+
+def test_r6_1_the_last_tile_ends_the_round() -> None:
+    result = after(BY_ID["ends"]).result
+    assert result is not None and result.reason == "domino" and result.points == 19
+
+
+def test_r7_the_lowest_count_scores_the_others_minus_its_own() -> None:
+    lesson = BY_ID["count"]
+    result = after(lesson).result
+    assert result is not None and result.reason == "block"  # R6.2
+    assert result.pips == (5, 34, 6) and result.points == 34 + 6 - 5
+    rnd = position(lesson)
+    rnd.play(parse_move("R0-3"))
+    assert rnd.result is not None and rnd.result.winner == 2  # the other tile loses
+
+
+def test_r1_4_d6_partners_count_together() -> None:
+    lesson = BY_ID["partners"]
+    assert lesson.rules.partnerships
+    result = after(lesson).result
+    assert result is not None
+    assert result.pips[0] > result.pips[3]  # your own count is not the lowest
+    assert result.side_pips == (53, 86) and result.winner == 0 and result.points == 33
+
+
+def test_r8_the_domino_reaches_the_target() -> None:
+    lesson = BY_ID["target"]
+    assert lesson.scores is not None
+    result = after(lesson).result
+    assert result is not None and result.reason == "domino"
+    assert lesson.scores[0] + result.points >= lesson.rules.target > lesson.scores[0]
+
+
+def test_play_lessons_ask_for_the_better_of_two_fitting_tiles() -> None:
+    for lesson in LESSONS[len(BASICS) :]:
+        rnd = position(lesson)
+        assert len([m for m in rnd.legal_moves() if isinstance(m, Play)]) >= 2, lesson.id
+    heavy = position(BY_ID["heavy"])
+    assert Tile(6, 6) in heavy.hands[0] and after(BY_ID["heavy"]).pips()[0] == heavy.pips()[0] - 12
+
+
+def test_r9_1_the_draw_told_the_truth_and_the_answer_keeps_the_opponent_stuck() -> None:
+    lesson = BY_ID["read"]
+    rnd = position(lesson)
+    opponent = rnd.hands[1]
+    assert not any(t.has(2) or t.has(4) for t in opponent)  # what the draw said is true
+    for answer in answers(lesson, rnd):
+        later = position(lesson)
+        later.play(answer)
+        assert not any(isinstance(m, Play) for m in later.legal_moves())
+    wrong = position(lesson)
+    wrong.play(parse_move("R4-5"))
+    assert any(isinstance(m, Play) for m in wrong.legal_moves())
