@@ -31,8 +31,10 @@ CORE = sorted(
 BOTS = "bots"
 APPS = ("cli", "terminal", "web")
 INTEGRATIONS = ("rl", "arena", "bench")
-#: Core-side packages: data and logic over the core, no I/O (the tutorial's lessons).
-CORE_SIDE = ("learn",)
+#: Core-side packages: data and logic over the core (the tutorial's lessons, the
+#: puzzles and their exact search). No I/O but the puzzles' own JSON-lines files
+#: (``puzzles.files``: the shipped set is package data).
+CORE_SIDE = ("learn", "puzzles")
 SUBPACKAGES = sorted(p.parent.name for p in PACKAGE.glob("*/__init__.py"))
 HEAVY = ("click", "rich", "passing_game.bots", "passing_game.cli", "passing_game.terminal")
 

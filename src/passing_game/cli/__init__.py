@@ -36,6 +36,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "passing_game.cli.play",
         N_("Play a game in the terminal against computer opponents."),
     ),
+    "puzzles": (
+        "passing_game.cli.puzzles",
+        N_("Generate and re-prove the puzzles with proven answers."),
+    ),
     "replay": ("passing_game.cli.play", N_("Step through a saved game record.")),
     "rules": ("passing_game.cli.rules", N_("Print the rules of The Passing Game.")),
     "serve": ("passing_game.cli.serve", N_("Serve the game in the browser.")),

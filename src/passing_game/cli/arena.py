@@ -7,7 +7,6 @@ missing extra is reported in words.
 
 from __future__ import annotations
 
-import os
 import signal
 import sys
 from pathlib import Path
@@ -16,7 +15,7 @@ from typing import TYPE_CHECKING
 import click
 from rich.console import Console
 
-from passing_game.cli.options import rules_options
+from passing_game.cli.options import cores, jobs_option, rules_options
 from passing_game.rules import Rules
 
 if TYPE_CHECKING:
@@ -33,12 +32,6 @@ EXTRA_HINT = (
     "passing-game arena needs the optional 'arena' extra (numpy, scipy, matplotlib): "
     "pip install 'passing-game[arena]'"
 )
-
-
-def _cores() -> int:
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)
 
 
 def _check_extra() -> None:
@@ -84,13 +77,7 @@ class ArenaCommand(click.Command):
     default=None,
     help="Play this many full matches to the target instead of single rounds.",
 )
-@click.option(
-    "-j",
-    "--jobs",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Worker processes (default: every core this process may use).",
-)
+@jobs_option
 @click.option(
     "--backend",
     type=click.Choice(["local", "ray"]),
@@ -200,7 +187,7 @@ def arena_command(
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
 
-    jobs = jobs or _cores()
+    jobs = jobs or cores()
     err = Console(stderr=True)
     show = err.is_terminal if progress is None else progress
     per_block = len(config.seatings)

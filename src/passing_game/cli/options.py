@@ -7,6 +7,7 @@ added in one place and means the same thing everywhere.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -85,6 +86,23 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 def option(*names: str, **settings: Any) -> Callable[[_F], _F]:
     """``click.option`` with help translated at display time."""
     return click.option(*names, cls=TranslatedOption, **settings)
+
+
+def cores() -> int:
+    """The cores this process may use (its affinity where the system has one)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+#: ``-j/--jobs`` of the developer tools that fan out over processes (``arena``, ``puzzles``).
+jobs_option = click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes (default: every core this process may use).",
+)
 
 
 def build_rules(
