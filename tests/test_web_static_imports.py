@@ -44,7 +44,7 @@ LAYERS: dict[str, list[str]] = {
         "yours.js",
         "evalgraph.js",
     ],
-    "screens": ["lobby.js", "table.js", "replay.js", "learn.js"],
+    "screens": ["lobby.js", "table.js", "replay.js", "learn.js", "puzzles.js"],
     # What the server says, the keys, the page's render, and app.js, which starts
     # and wires the rest.
     "top": ["messages.js", "keys.js", "page.js", "app.js"],

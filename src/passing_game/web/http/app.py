@@ -14,6 +14,7 @@ tables (``passing_game.web.table.runner``) and serves:
 ``GET /api/daily[/DAY]``    the daily deal's table of the day (web/daily.py)
 ``GET /replay[/CODE/GAME]``  a finished game's replay and analysis (web/review/api.py)
 ``GET /learn``, ``/api/learn[/ID[/try]]``  the tutorial (web/learn/api.py)
+``GET /puzzles``, ``/api/puzzles/...``  puzzles to solve (web/puzzles/api.py)
 ``GET /api/leaderboard?pool=2``  a pool's ratings, best first (web/ratings/service.py)
 ``GET /api/account/games``  the signed-in person's games (web/history.py)
 ``GET /healthz``            whether the store and the bus answer (503 if not)
@@ -86,6 +87,7 @@ from passing_game.web.protocol import (
     parse_intent,
     shown,
 )
+from passing_game.web.puzzles.api import ROUTES as PUZZLE_ROUTES
 from passing_game.web.quickplay.service import ROUTES as QUICK_ROUTES
 from passing_game.web.ratings.service import ROUTES as RATING_ROUTES
 from passing_game.web.review.api import ROUTES as REVIEW_ROUTES
@@ -382,6 +384,7 @@ def create_app(
         *YOURS_ROUTES,
         *RATING_ROUTES,
         *LEARN_ROUTES,
+        *PUZZLE_ROUTES,
         Route("/", page),
         Route("/t/{code}", page),
         Route("/api/config", _config),

@@ -49,6 +49,7 @@ from passing_game.i18n import (
 )
 from passing_game.web.http.texts import PAGE_TEXTS
 from passing_game.web.learn.words import LEARN_PLURALS
+from passing_game.web.puzzles.words import PUZZLE_PLURALS
 from passing_game.web.ratings.words import RATING_PLURALS
 
 #: The cookie that remembers the page's language switch.
@@ -119,6 +120,7 @@ PAGE_PLURALS: dict[str, Callable[[int], str]] = {
     # The leaderboard's games a rating rests on (issue 24, item 9).
     **RATING_PLURALS,
     **LEARN_PLURALS,
+    **PUZZLE_PLURALS,
 }
 
 _LANGUAGE_RANGE = re.compile(r"^(?:\*|[A-Za-z]{1,8}(?:[-_][A-Za-z0-9]{1,8})*)$")

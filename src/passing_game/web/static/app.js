@@ -9,7 +9,7 @@
 //   top:     this one (routes, start, and the wiring below), page.js (draws the
 //            page: which screen, and the overlays), keys.js, messages.js (what
 //            the server says)
-//   screens: lobby.js, table.js, replay.js, learn.js; no screen imports another
+//   screens: lobby.js, table.js, replay.js, learn.js, puzzles.js; no screen imports another
 //   parts:   announce.js (what just happened), hand.js, train.js, summary.js,
 //            tracker.js (the table's), quickplay.js, yours.js (the lobby's)
 //   widgets: seat.js (a seat's card and words), account.js (its button, its
@@ -31,6 +31,7 @@ import { I18N, nt } from "./i18n.js";
 import { onKey } from "./keys.js";
 import { drawPage } from "./page.js";
 import { Learn } from "./learn.js";
+import { Puzzles } from "./puzzles.js";
 import { Replay } from "./replay.js";
 import { receive } from "./messages.js";
 import { Motion } from "./motion.js";
@@ -44,7 +45,7 @@ drawWith(drawPage);
 wire({ receive, reopened: () => Quick.reopened(), accountSeat });
 
 function route() {
-  if (Replay.route() || Learn.route()) { // /replay..., /learn: no table on this page
+  if (Replay.route() || Learn.route() || Puzzles.route()) { // /replay..., /learn, /puzzles...: no table on this page
     S.code = null;
     S.frame = null;
     render();
@@ -84,6 +85,6 @@ async function start() {
 
 // The browser tests (tests/test_web_*_e2e.py) read the state and speak for the
 // server through these; nothing on the page uses them.
-Object.assign(window, { S, send, receive, nt, I18N, Sound, Motion, Replay, Learn, Quick, changed });
+Object.assign(window, { S, send, receive, nt, I18N, Sound, Motion, Replay, Learn, Puzzles, Quick, changed });
 
 start();

@@ -4,6 +4,7 @@
 import { closeConfirm } from "./dialogs.js";
 import { doPass } from "./hand.js";
 import { Learn } from "./learn.js";
+import { Puzzles } from "./puzzles.js";
 import { Replay } from "./replay.js";
 import { closeSeatTools } from "./seat.js";
 import { act } from "./socket.js";
@@ -27,6 +28,10 @@ export function onKey(event) {
   }
   if (Learn.active() && !(S.frame && S.code === S.frame.table)) {
     Learn.onKey(event);
+    return;
+  }
+  if (Puzzles.active() && !(S.frame && S.code === S.frame.table)) {
+    Puzzles.onKey(event);
     return;
   }
   const frame = S.frame;

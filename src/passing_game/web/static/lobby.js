@@ -109,6 +109,7 @@ export function renderLobby() {
     yoursCard(), // yours.js: the tables where you hold a seat
     computerCard(),
     learnOffer(), // the tutorial, offered on a first visit (learn.js); after the computer, still one tap
+    puzzlesCard(), // the puzzles (puzzles.js): the next one, the puzzle of the day
     Quick.lobbyTop(), // quickplay.js: Play now, the daily deal
     h("div", { class: "lobby-cards" }, form, join),
     Quick.lobbyBottom()); // quickplay.js: the public tables
@@ -125,6 +126,16 @@ function learnOffer() {
     h("div", { class: "row" },
       h("a", { href: "/learn", class: "button primary", id: "learn-start", onclick: answer("accepted") }, t("Start the tutorial")),
       h("button", { type: "button", id: "learn-no", onclick: () => { answer("declined")(); changed(); } }, t("No thanks"))));
+}
+
+// The puzzles (issue 25, item 2): links to /puzzles and the puzzle of the day.
+function puzzlesCard() {
+  return h("section", { class: "card puzzles-card", id: "puzzles-card", "aria-labelledby": "puzzles-card-title" },
+    h("h2", { id: "puzzles-card-title", text: t("Puzzles") }),
+    h("p", { text: t("Find the best move in positions from real rounds, with answers proved by a full search.") }),
+    h("div", { class: "row" },
+      h("a", { href: "/puzzles", class: "button primary", id: "puzzles-link" }, t("Solve a puzzle")),
+      h("a", { href: "/puzzles/daily", class: "button", id: "puzzles-daily-link" }, t("Puzzle of the day"))));
 }
 
 // Play the computer in one tap (issue 24, item 1): a level chosen by how it plays.

@@ -9,6 +9,7 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { renderJoinPanel, renderLobby } from "./lobby.js";
 import { Learn } from "./learn.js";
+import { Puzzles } from "./puzzles.js";
 import { Replay } from "./replay.js";
 import { savedSeat } from "./socket.js";
 import { S } from "./state.js";
@@ -62,6 +63,7 @@ export function drawPage() {
   if (Replay.active()) page = Replay.render(); // a finished game's replay (replay.js)
   else if (S.frame && S.code === S.frame.table) page = renderTable();
   else if (Learn.active()) page = Learn.render(); // the tutorial (learn.js)
+  else if (Puzzles.active()) page = Puzzles.render(); // the puzzles (puzzles.js)
   else if (S.code && (S.invite || !savedSeat(S.code)) && !S.watching) page = renderJoinPanel();
   else if (S.code) page = h("main", { class: "lobby" }, h("p", { class: "loading", text: t("Connecting…") }));
   else page = renderLobby();

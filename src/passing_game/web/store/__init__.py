@@ -25,6 +25,7 @@ and plain values and return rows (``rows``) or plain values:
 ``analyses``        analyses kept per record
 ``history``         an account's games and tables
 ``admin``           the moderators' reads and writes, and their log
+``puzzles``         puzzle ratings, solvers, first attempts and streaks
 ==================  ==================================================================
 
 A table is its rules, its seats (names, bot levels, the hashes of the

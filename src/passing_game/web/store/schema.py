@@ -213,6 +213,46 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             value TEXT NOT NULL
         )""",
     ),
+    # Puzzles in the browser (issue 25, item 2; store/puzzles.py): the ratings of
+    # the puzzles tried, the solvers (an account or a guest's browser: rating,
+    # counts, streak), and each solver's first attempt at a puzzle.
+    (
+        """CREATE TABLE IF NOT EXISTS web_puzzle_ratings (
+            puzzle TEXT PRIMARY KEY,
+            rating DOUBLE PRECISION NOT NULL,
+            deviation DOUBLE PRECISION NOT NULL,
+            volatility DOUBLE PRECISION NOT NULL,
+            plays INTEGER NOT NULL DEFAULT 0,
+            solved INTEGER NOT NULL DEFAULT 0,
+            updated DOUBLE PRECISION NOT NULL
+        )""",
+        """CREATE TABLE IF NOT EXISTS web_puzzle_solvers (
+            solver TEXT PRIMARY KEY,
+            user_id TEXT,
+            rating DOUBLE PRECISION NOT NULL,
+            deviation DOUBLE PRECISION NOT NULL,
+            volatility DOUBLE PRECISION NOT NULL,
+            plays INTEGER NOT NULL DEFAULT 0,
+            solved INTEGER NOT NULL DEFAULT 0,
+            streak_run INTEGER NOT NULL DEFAULT 0,
+            streak_best INTEGER NOT NULL DEFAULT 0,
+            streak_puzzle TEXT,
+            created DOUBLE PRECISION NOT NULL,
+            updated DOUBLE PRECISION NOT NULL
+        )""",
+        """CREATE TABLE IF NOT EXISTS web_puzzle_attempts (
+            solver TEXT NOT NULL,
+            puzzle TEXT NOT NULL,
+            move TEXT NOT NULL,
+            correct INTEGER NOT NULL,
+            at DOUBLE PRECISION NOT NULL,
+            solver_before DOUBLE PRECISION,
+            solver_after DOUBLE PRECISION,
+            puzzle_before DOUBLE PRECISION,
+            puzzle_after DOUBLE PRECISION,
+            PRIMARY KEY (solver, puzzle)
+        )""",
+    ),
 )
 
 #: The schema version this code reads and writes.
