@@ -1,6 +1,6 @@
 """The tutorial in Chromium, as a newcomer takes it (issue 25, item 1).
 
-A real ``passing-game serve`` (tests/conftest.py). At 1280x800 and 390x844 a
+A real ``passing-game serve`` (tests/conftest.py). At 1280x800, 390x844 and 360x640 a
 first visit to the lobby offers the tutorial; the newcomer accepts, makes
 each lesson's move by tapping the tile (and the end, when it fits both) or
 Draw or Pass, tries one wrong move in the first lesson to read why, goes
@@ -26,10 +26,10 @@ require_module("playwright")
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
-from browser_helpers import frame, watch_errors  # noqa: E402
+from browser_helpers import PASSWORD, frame, open_account, sign_up, watch_errors  # noqa: E402
 from passing_game.learn import LESSONS, position  # noqa: E402
 
-SIZES = [(1280, 800), (390, 844)]
+SIZES = [(1280, 800), (390, 844), (360, 640)]
 #: The most clicks from the lobby's offer to the first real round.
 MOST_CLICKS = 40
 
@@ -79,6 +79,8 @@ def test_a_newcomer_goes_from_the_offer_through_every_lesson_to_a_real_round(
         else:
             clicks += make_move(page, lesson.answers[0], legal)
         expect(page.locator(".learn-feedback.right")).to_be_visible()
+        # Nothing is wider than the screen (the page scrolls down, never sideways).
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width, lesson.id
         if lesson.id in ("double", "locked", "partners") or number == len(LESSONS):
             page.screenshot(path=str(shots / f"learn-{lesson.id}-{width}x{height}.png"))
         page.locator("#learn-next").click()
@@ -138,3 +140,35 @@ def test_no_thanks_is_remembered_and_the_rules_link_to_the_tutorial(
     expect(page.locator("#learn-title")).to_be_visible()
     assert not errors, errors
     page.close()
+
+
+def test_lessons_done_in_the_browser_join_the_account_and_follow_it(
+    browser: Browser, server: Server
+) -> None:
+    """Progress is kept on the account: a lesson done as a guest is sent to the
+    account made later, and another browser signed in to it shows it done."""
+    first = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = first.new_page()
+    errors = watch_errors(page)
+    page.goto(server.url("/learn"))
+    expect(page.locator("#learn-title")).to_have_text(LESSONS[0].title)
+    page.locator('[data-key="learn-tile-3-5"]').click()
+    expect(page.locator(".learn-feedback.right")).to_be_visible()
+    name = f"learner{int(time.time() * 1000) % 100000}"
+    sign_up(page, name)
+    with page.expect_response(lambda r: r.url.endswith("/api/learn/done")):
+        page.reload()  # the page sends the guest's lesson to the account
+    second = browser.new_context(viewport={"width": 1280, "height": 800})
+    other = second.new_page()
+    other.goto(server.url("/"))
+    open_account(other)
+    other.fill("#acc-name", name)
+    other.fill("#acc-password", PASSWORD)
+    other.click("#acc-submit")
+    expect(other.locator("#account-button")).to_contain_text(name)
+    other.goto(server.url("/learn"))
+    expect(other.locator(".learn-list .tick")).to_have_count(1)
+    expect(other.locator("#learn-title")).to_have_text(LESSONS[1].title)
+    assert not errors, errors
+    first.close()
+    second.close()

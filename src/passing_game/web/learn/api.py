@@ -5,13 +5,18 @@
 from ``Round.view(seat)`` alone, so no hidden tile can be in it;
 ``POST /api/learn/ID/try`` with ``{"move": "R3-5"}`` answers ``{ok,
 sentence}``, and after the right move the table as it then is (``after``).
-Nothing is stored: progress is the browser's (localStorage). The try
-changes nothing on the server, so it needs no CSRF token.
+The try changes nothing on the server, so it needs no CSRF token.
+Progress is the browser's (localStorage) and, for a signed-in person, the
+account's too (``store/learning.py``): ``GET /api/learn`` adds the lessons
+the account has done (``done``), and ``POST /api/learn/done`` with
+``{"lessons": ["r4-1", ...]}`` keeps lessons as done (checked as every POST
+of the site is), so lessons done in the browser before signing in are kept.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from starlette.requests import Request
@@ -24,10 +29,16 @@ from passing_game.learn import BY_ID, LESSONS, Lesson, check, position
 from passing_game.learn.lesson import same_move
 from passing_game.moves import parse_move
 from passing_game.round import Round
+from passing_game.web.accounts.api import change_refused, current_user
+from passing_game.web.game.errors import OUT_OF_DATE
 from passing_game.web.http.page import page
+from passing_game.web.store import learning
+from passing_game.web.store.db import Store
 
 #: The largest try body read: a move is a few bytes.
 MAX_BODY = 256
+#: The largest body of lessons done read: every lesson's id, with room.
+MAX_DONE_BODY = 4096
 
 
 def _error(message: str, code: str, status: int) -> JSONResponse:
@@ -78,9 +89,50 @@ def _lesson(request: Request) -> Lesson | None:
     return BY_ID.get(request.path_params["id"])
 
 
+def _done(store: Store, user_id: str) -> list[str]:
+    with store.transaction() as tx:
+        return [lesson for lesson in learning.done(tx, user_id) if lesson in BY_ID]
+
+
+def _mark(store: Store, user_id: str, lessons: list[str], now: float) -> list[str]:
+    with store.transaction() as tx:
+        learning.mark_done(tx, user_id, lessons, now)
+        return [lesson for lesson in learning.done(tx, user_id) if lesson in BY_ID]
+
+
 async def lessons(request: Request) -> Response:
-    """``GET /api/learn``: every lesson, in order."""
-    return JSONResponse({"lessons": [summary(lesson) for lesson in LESSONS]})
+    """``GET /api/learn``: every lesson, in order; a signed-in person's done ones too."""
+    body: dict[str, Any] = {"lessons": [summary(lesson) for lesson in LESSONS]}
+    user = await current_user(request)
+    if user is not None:
+        db = request.app.state.lobby.db
+        body["done"] = await db.run(_done, db.store, user.id)
+    return JSONResponse(body, headers={"Cache-Control": "no-store"})
+
+
+async def mark_done(request: Request) -> Response:
+    """``POST /api/learn/done``: keep lessons as done on the signed-in account."""
+    refused, user = await change_refused(request)
+    if refused is not None:
+        return _error(_(OUT_OF_DATE), refused, 403)
+    if user is None:
+        return _error(_("Sign in to keep your lessons on your account."), "signed-out", 401)
+    body = await request.body()
+    if len(body) > MAX_DONE_BODY:
+        return _error(_("That is not a list of lessons."), "too-large", 413)
+    try:
+        given = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        given = None
+    named = given.get("lessons") if isinstance(given, dict) else None
+    if not isinstance(named, list) or not all(isinstance(item, str) for item in named):
+        return _error(_("That is not a list of lessons."), "bad-lessons", 400)
+    unknown = [item for item in named if item not in BY_ID]
+    if unknown:
+        return _error(_("There is no such lesson."), "no-lesson", 404)
+    db = request.app.state.lobby.db
+    done = await db.run(_mark, db.store, user.id, list(dict.fromkeys(named)), time.time())
+    return JSONResponse({"done": done})
 
 
 async def one(request: Request) -> Response:
@@ -122,6 +174,7 @@ async def attempt(request: Request) -> Response:
 ROUTES = [
     Route("/learn", page),
     Route("/api/learn", lessons),
+    Route("/api/learn/done", mark_done, methods=["POST"]),
     Route("/api/learn/{id}", one),
     Route("/api/learn/{id}/try", attempt, methods=["POST"]),
 ]

@@ -61,7 +61,8 @@ async function accountFetch(path) {
   return { ok: response.ok, data };
 }
 
-async function accountPost(path, body) {
+// A POST with the page's CSRF token (the tutorial's progress uses it too).
+export async function accountPost(path, body) {
   if (!ACCOUNT.csrf) await accountLoad();
   const response = await fetch(path, {
     method: "POST",

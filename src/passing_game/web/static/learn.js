@@ -2,10 +2,13 @@
 // the page asks for one move; the server (web/learn/api.py) knows the lessons,
 // replays each through the engine and says whether a move is the one asked for
 // and why. This page only draws the learner's view and sends the move tapped.
-// Progress is kept in the browser (localStorage), by lesson id. At the end, or
+// Progress is kept in the browser (localStorage), by lesson id, and for a
+// signed-in person on the account too (GET /api/learn's `done`, POST
+// /api/learn/done): what the browser did before signing in is added. At the end, or
 // at any time, "Play the computer now" starts a real game against the Beginner
 // bot, as the lobby's card does. Keys: D, P, Escape, the arrows (onKey, from keys.js).
 
+import { accountPost } from "./account.js";
 import { backTile, domino, h, tileParts, tileText } from "./dom.js";
 import { I18N, nt, t } from "./i18n.js";
 import { savedName, send } from "./socket.js";
@@ -15,7 +18,7 @@ import { pageTools } from "./tools.js";
 const DONE_KEY = "passing-game:learn-done";
 
 export const Learn = (() => {
-  const L = { on: false, list: null, view: null, id: null, answer: null, choosing: null, error: null, busy: false, lang: null };
+  const L = { on: false, list: null, view: null, id: null, answer: null, choosing: null, error: null, busy: false, lang: null, signedIn: false };
 
   function done() {
     try {
@@ -26,10 +29,21 @@ export const Learn = (() => {
     }
   }
 
-  function markDone(id) {
+  function markDone(...ids) {
     const got = done();
-    got.add(id);
+    for (const id of ids) got.add(id);
     localStorage.setItem(DONE_KEY, JSON.stringify([...got]));
+  }
+
+  // A signed-in person's lessons: the account's join the browser's, and the
+  // browser's the account lacks are sent to it.
+  function joinAccount(listed) {
+    L.signedIn = Array.isArray(listed.done);
+    if (!L.signedIn) return;
+    const known = new Set(L.list.map((l) => l.id));
+    const missing = [...done()].filter((id) => known.has(id) && !listed.done.includes(id));
+    markDone(...listed.done);
+    if (missing.length) accountPost("/api/learn/done", { lessons: missing }).catch(() => {});
   }
 
   function active() {
@@ -58,7 +72,9 @@ export const Learn = (() => {
   async function loadList() {
     L.lang = I18N.language;
     try {
-      L.list = (await get("/api/learn")).lessons;
+      const listed = await get("/api/learn");
+      L.list = listed.lessons;
+      joinAccount(listed);
       const finished = done();
       const first = L.list.find((l) => !finished.has(l.id)) || L.list[0];
       await open(first.id);
@@ -93,6 +109,7 @@ export const Learn = (() => {
       L.answer = got.ok ? body : { ok: false, sentence: body.error };
       if (L.answer.ok) {
         markDone(L.id);
+        if (L.signedIn) accountPost("/api/learn/done", { lessons: [L.id] }).catch(() => {});
         if (body.after) L.view = { ...L.view, ...body.after, legal: [] }; // what the move did
       }
     } finally {

@@ -26,6 +26,7 @@ and plain values and return rows (``rows``) or plain values:
 ``history``         an account's games and tables
 ``admin``           the moderators' reads and writes, and their log
 ``puzzles``         puzzle ratings, solvers, first attempts and streaks
+``learning``        the tutorial's lessons an account has done
 ==================  ==================================================================
 
 A table is its rules, its seats (names, bot levels, the hashes of the

@@ -253,6 +253,15 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (solver, puzzle)
         )""",
     ),
+    # The tutorial's lessons an account has done (issue 25; store/learning.py).
+    (
+        """CREATE TABLE IF NOT EXISTS web_lessons_done (
+            user_id TEXT NOT NULL,
+            lesson TEXT NOT NULL,
+            at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (user_id, lesson)
+        )""",
+    ),
 )
 
 #: The schema version this code reads and writes.
