@@ -11,8 +11,11 @@ import pytest
 
 from passing_game.errors import ParseError
 from passing_game.learn import BASICS, BY_ID, LESSONS, Lesson, after, answers, check, position
-from passing_game.moves import Draw, Play, parse_move
-from passing_game.tiles import Tile
+from passing_game.moves import Draw, Pass, Play, code_to_move, parse_move
+from passing_game.puzzles import Solver, view_values
+from passing_game.round import Round
+from passing_game.state import State
+from passing_game.tiles import TILES, Tile
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.id)
@@ -31,6 +34,8 @@ def test_ids_are_unique_and_basics_come_first() -> None:
     assert len(BY_ID) == len(LESSONS)
     assert LESSONS[: len(BASICS)] == BASICS
     assert all(lesson.basic for lesson in BASICS)
+    assert not any(lesson.basic for lesson in LESSONS[len(BASICS) :])
+    assert [lesson.id for lesson in LESSONS[-2:]] == ["bluff", "hurts"]
 
 
 def test_a_move_that_is_no_move_is_refused() -> None:
@@ -128,7 +133,7 @@ def test_r8_the_domino_reaches_the_target() -> None:
 
 
 def test_play_lessons_ask_for_the_better_of_two_fitting_tiles() -> None:
-    for lesson in LESSONS[len(BASICS) :]:
+    for lesson in (BY_ID["heavy"], BY_ID["keep"], BY_ID["read"]):
         rnd = position(lesson)
         assert len([m for m in rnd.legal_moves() if isinstance(m, Play)]) >= 2, lesson.id
     heavy = position(BY_ID["heavy"])
@@ -147,3 +152,76 @@ def test_r9_1_the_draw_told_the_truth_and_the_answer_keeps_the_opponent_stuck() 
     wrong = position(lesson)
     wrong.play(parse_move("R4-5"))
     assert any(isinstance(m, Play) for m in wrong.legal_moves())
+
+
+def values(rnd: Round) -> tuple[dict[str, int], dict[str, float]]:
+    """Each legal move's exact value for the learner: with every hand open, and on
+    average over every deal of the unseen tiles the learner's view allows (R9)."""
+    state = State.from_round(rnd)
+    shown = {str(code_to_move(c)): v for c, v in Solver().values(state).items()}
+    seen = view_values(rnd.view(rnd.to_move or 0))
+    assert seen is not None
+    averaged = {str(code_to_move(c)): seen.mean(c) for c in seen.totals}
+    return shown, averaged
+
+
+def test_r4_4_the_pass_that_bluffs_keeps_the_last_4_and_is_the_best_move() -> None:
+    lesson = BY_ID["bluff"]
+    rnd = position(lesson)
+    assert rnd.ends == (4, 2)
+    assert Tile(4, 6) in rnd.hands[0] and Tile(4, 6).has(4)
+    # R4.4: a tile fits and passing is still allowed; R2.4, R4.3: nobody may draw.
+    assert rnd.legal_moves() == [parse_move("L4-6"), Pass()]
+    assert len(rnd.boneyard) == 2 and Draw() not in rnd.legal_moves()
+    assert not check(lesson, "draw")[0]
+    on_train = {p.tile for p in rnd.train}
+    assert {t for t in TILES if t.has(4)} - on_train == {Tile(4, 6)}  # the last 4 is yours
+    assert str(rnd.history[-1].move) == "draw" and rnd.history[-1].seat == 1
+    opponent = rnd.hands[1]
+    assert not any(t.has(4) or t.has(2) for t in opponent)  # R9.1: the draw told the truth
+    # The pass: the opponent can only pass, and the round ends, scored as blocked (D3, R7).
+    later = after(lesson)
+    assert later.legal_moves() == [Pass()]
+    later.play(Pass())
+    result = later.result
+    assert result is not None and result.reason == "all-pass"
+    assert result.winner == 0 and result.points == 30 - 13
+    # The play gives the opponent a tile to lay on the 6.
+    wrong = position(lesson)
+    wrong.play(parse_move("L4-6"))
+    assert any(isinstance(m, Play) for m in wrong.legal_moves())
+    ok, sentence = check(lesson, "L4-6")
+    assert not ok and "[4|6]" in sentence and "last 4" in sentence
+    # The exact search agrees: pass is best by far, open-handed and over all 21 deals.
+    shown, averaged = values(rnd)
+    assert shown == {"L4-6": 6, "pass": 17}
+    assert averaged["pass"] > averaged["L4-6"] + 10
+
+
+def test_r4_3_d1_r7_the_draw_that_hurts_when_the_round_is_about_to_end() -> None:
+    lesson = BY_ID["hurts"]
+    rnd = position(lesson)
+    ends = rnd.ends
+    assert ends == (6, 0)
+    assert rnd.legal_moves() == [Draw(), Pass()]  # R4.3: drawing is allowed, nothing fits
+    assert len(rnd.boneyard) > 2
+    (last,) = rnd.hands[1]
+    assert last.has(ends[0]) or last.has(ends[1])  # the opponent's single tile fits
+    mine = rnd.pips()[0]
+    # The pass: the opponent goes out (R6.1) and scores the learner's pips (R7).
+    later = after(lesson)
+    later.play(parse_move(f"L{last}"))
+    result = later.result
+    assert result is not None and result.reason == "domino" and result.points == mine
+    # The draw ends the turn (D1): the opponent still goes out, and scores more.
+    drew = position(lesson)
+    drew.play(Draw())
+    assert drew.to_move == 1 and drew.pips()[0] > mine
+    drew.play(parse_move(f"L{last}"))
+    assert drew.result is not None and drew.result.points > mine
+    ok, sentence = check(lesson, "draw")
+    assert not ok and "ends your turn" in sentence
+    # The exact search agrees, open-handed and on average over every deal the view allows.
+    shown, averaged = values(rnd)
+    assert shown["pass"] == -mine and shown["pass"] > shown["draw"]
+    assert averaged["pass"] > averaged["draw"]

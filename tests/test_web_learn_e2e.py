@@ -81,7 +81,7 @@ def test_a_newcomer_goes_from_the_offer_through_every_lesson_to_a_real_round(
         expect(page.locator(".learn-feedback.right")).to_be_visible()
         # Nothing is wider than the screen (the page scrolls down, never sideways).
         assert page.evaluate("() => document.documentElement.scrollWidth") <= width, lesson.id
-        if lesson.id in ("double", "locked", "partners") or number == len(LESSONS):
+        if lesson.id in ("double", "locked", "partners", "bluff") or number == len(LESSONS):
             page.screenshot(path=str(shots / f"learn-{lesson.id}-{width}x{height}.png"))
         page.locator("#learn-next").click()
         clicks += 1

@@ -1,7 +1,10 @@
 """The play lessons: not what is allowed but what is good (issue 25, item 1).
 
 Each position has more than one allowed move; the lesson asks for the one a
-good player makes and says why the others are weaker.
+good player makes and says why the others are weaker. The last two are
+proved by the exact search (``passing_game.puzzles``): ``tests/test_learn.py``
+values every move with open hands and over every deal the learner's view
+allows, and the move asked for is the best in both.
 """
 
 from __future__ import annotations
@@ -95,5 +98,93 @@ READ = Lesson(
     basic=False,
 )
 
+_F0 = ("0-2", "0-4", "0-5", "1-2", "1-3", "3-4", "5-6")
+_F1 = ("0-0", "1-5", "2-3", "2-5", "3-3", "4-4", "5-5")
+BLUFF = Lesson(
+    id="bluff",
+    rule="R4.4",
+    title=N_("The pass that bluffs"),
+    text=N_(
+        "The ends show 4 and 2. Every 4 but your [4|6] is on the train: nobody else can ever"
+        " lay on the 4. Your opponent just drew the last tile that could be drawn, with 4 and"
+        " 2 showing. [4|6] fits: lay it, or pass?"
+    ),
+    rules=TWO,
+    hands=(_F0, _F1),
+    boneyard=(
+        *("0-6", "4-5", "4-6", "2-2", "1-4", "3-5", "0-3", "6-6", "1-1", "2-4", "3-6", "1-6"),
+        *("2-6", "0-1"),
+    ),
+    leader=1,
+    history=(
+        *("draw", "L0-2", "draw", "draw", "R2-3", "L0-5", "L5-5", "R1-3", "R1-5", "L5-6"),
+        *("L0-6", "L0-4", "R4-5", "L3-4", "L3-3", "draw", "R4-4", "draw", "draw", "R1-4"),
+        *("L3-5", "draw", "L2-5", "R1-2", "draw", "L2-2", "draw", "draw", "draw", "L2-4"),
+        "draw",
+    ),
+    answers=("pass",),
+    after=N_(
+        "Right: you keep the last 4, so the 4 stays closed to your opponent, and your pass"
+        " tells them you had nothing to lay: a bluff. If they hold no 2, they can only pass"
+        " too, and the round ends: your 2 tiles against their 5."
+    ),
+    reason=N_(
+        "Pass and keep [4|6]: while you hold the last 4, your opponent can never lay on the 4."
+    ),
+    reasons=(
+        (
+            "L4-6",
+            N_(
+                "[4|6] fits, but it gives up the last 4 and puts a 6 on the end, where your"
+                " opponent may lay again. Pass and keep it: the 4 stays closed to them."
+            ),
+        ),
+    ),
+    basic=False,
+)
+
+_W0 = ("0-6", "1-1", "1-3", "1-4", "1-5", "3-5", "4-4")
+_W1 = ("1-2", "2-2", "2-4", "2-5", "3-4", "4-6", "5-6")
+HURTS = Lesson(
+    id="hurts",
+    rule="R4.3",
+    title=N_("When a draw hurts"),
+    text=N_(
+        "Nothing of yours fits the 6 or the 0, and your opponent has a single tile left. If it"
+        " fits, they lay it and the round is over before your next turn. Draw or pass?"
+    ),
+    rules=TWO,
+    hands=(_W0, _W1),
+    boneyard=(
+        *("1-6", "3-6", "6-6", "0-0", "0-2", "2-6", "0-3", "2-3", "5-5", "0-1", "4-5", "0-5"),
+        *("0-4", "3-3"),
+    ),
+    leader=1,
+    history=(
+        *("L2-2", "draw", "L2-5", "L1-5", "draw", "L1-6", "R1-2", "L0-6", "draw", "draw"),
+        *("draw", "R1-4", "R2-4", "L0-0", "L0-2", "draw", "draw", "L2-6", "L4-6", "L4-4"),
+        *("L3-4", "L3-5", "L5-6", "draw", "L6-6", "R2-3", "R0-3"),
+    ),
+    answers=("pass",),
+    after=N_(
+        "Right: if their last tile fits, they go out and score the 6 pips in your hand. A draw"
+        " could not have helped: it ends your turn, and its pips would have been theirs too."
+    ),
+    reason=N_(
+        "Pass: your opponent may go out on their turn, and anything you draw only adds to the"
+        " pips they score."
+    ),
+    reasons=(
+        (
+            "draw",
+            N_(
+                "A draw ends your turn, so you could not lay the new tile before your opponent"
+                " plays; if their last tile fits, its pips are points for them. Pass."
+            ),
+        ),
+    ),
+    basic=False,
+)
+
 #: The play lessons, after the basics.
-PLAY: tuple[Lesson, ...] = (HEAVY, KEEP, READ)
+PLAY: tuple[Lesson, ...] = (HEAVY, KEEP, READ, BLUFF, HURTS)
