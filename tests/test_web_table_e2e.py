@@ -113,7 +113,10 @@ def off_the_board(page: Page) -> list[str]:
 
 
 def box(page: Page, selector: str) -> dict[str, float]:
-    found = page.locator(selector).first.bounding_box()
+    """Where the element is, once it is shown (the hand is drawn again after each frame)."""
+    element = page.locator(selector).first
+    element.wait_for(state="visible")
+    found = element.bounding_box()
     assert found is not None, selector
     return found
 
