@@ -141,6 +141,12 @@ async def _with_puzzle(
     return {"puzzle": puzzle_json(puzzle, rating), "tried": tried, "you": you_json(row), **extra}
 
 
+def _none_left(request: Request, row: SolverRow | None, fresh: str | None) -> Response:
+    """Every puzzle that could be served has been tried (404, with the solver's rating)."""
+    body = {"error": _(NONE_LEFT), "code": "none-left", "you": you_json(row)}
+    return _answer(request, body, fresh, 404)
+
+
 async def next_endpoint(request: Request) -> Response:
     """``GET /api/puzzles/next``."""
     solver, fresh = await solver_of(request)
@@ -148,12 +154,7 @@ async def next_endpoint(request: Request) -> Response:
         request, service.next_puzzle, catalog_of(request), solver, random.Random()
     )
     if found is None:
-        body = {
-            "error": _(NONE_LEFT),
-            "code": "none-left",
-            "you": you_json(row),
-        }
-        return _answer(request, body, fresh, 404)
+        return _none_left(request, row, fresh)
     return _answer(request, await _with_puzzle(request, found, solver, row), fresh)
 
 
@@ -219,12 +220,7 @@ async def new_streak_endpoint(request: Request) -> Response:
         request, service.start_streak, catalog_of(request), solver, time.time(), random.Random()
     )
     if first is None:
-        body = {
-            "error": _(NONE_LEFT),
-            "code": "none-left",
-            "you": you_json(row),
-        }
-        return _answer(request, body, fresh, 404)
+        return _none_left(request, row, fresh)
     return _answer(request, await _with_puzzle(request, first, solver, row), fresh)
 
 
