@@ -38,6 +38,8 @@ LAYERS: dict[str, list[str]] = {
         "announce.js",
         "hand.js",
         "train.js",
+        # Practice from a replay's position: the replay's dialog, the table's marks.
+        "practice.js",
         "summary.js",
         "quickplay.js",
         "tracker.js",

@@ -40,6 +40,7 @@ def test_a_table_you_sit_at_says_whose_turn_it_is(client: TestClient) -> None:
     assert table["started"] and not table["over"]
     assert table["to_move"] == 0 == frame["round"]["to_move"]
     assert table["adjourned"] is None and table["link"] == f"/t/{code}"
+    assert table["practice"] is False  # a practice round from a replay says so
     assert table["names"] == [s["name"] for s in frame["seats"]]
     # What anyone watching sees, and nothing more: no hand, no tile at all.
     assert set(table) == {
@@ -52,6 +53,7 @@ def test_a_table_you_sit_at_says_whose_turn_it_is(client: TestClient) -> None:
         "scores",
         "round",
         "link",
+        "practice",
     }
 
 

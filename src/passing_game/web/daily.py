@@ -77,6 +77,7 @@ from passing_game.rules import Rules
 from passing_game.web.accounts.api import current_user
 from passing_game.web.accounts.flows import hash_secret
 from passing_game.web.game.errors import NOT_READ
+from passing_game.web.practice import model as practice
 from passing_game.web.protocol import ProtocolError, random_code
 from passing_game.web.store import AsyncStore, NewTable, SeatRow, Store, Tx, hash_token, settings
 from passing_game.web.store import daily as daily_rows
@@ -185,17 +186,20 @@ class RoundsMatch(Match):
         super()._start_round()
 
 
-def match_for(origin: str, rules: Rules, seed: int) -> Match:
-    """The match a table plays: a daily table's ends after ``DAILY_ROUNDS`` rounds."""
+def match_for(origin: str, rules: Rules, seed: int, deal: str | None = None) -> Match:
+    """The match a table plays: a daily table's ends after ``DAILY_ROUNDS`` rounds;
+    a practice table's is one round from its explicit ``deal`` (web/practice/)."""
     if origin == ORIGIN:
         return RoundsMatch(rules, seed)
+    if origin == practice.ORIGIN:
+        return practice.practice_match(rules, seed, deal)
     return Match(rules, seed)
 
 
 def stored_match(stored: StoredTable) -> Match:
     """A stored table's current game: its match (``match_for``), every stored move
     played and its resignation; ``PassingGameError`` names a move the rules refuse."""
-    match = match_for(stored.origin, Rules.from_dict(stored.rules), stored.seed)
+    match = match_for(stored.origin, Rules.from_dict(stored.rules), stored.seed, stored.deal)
     for index, text in enumerate(stored.moves, start=1):
         try:
             match.play(parse_move(text))

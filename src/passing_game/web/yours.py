@@ -64,6 +64,8 @@ def status_of(store: Store, code: str) -> dict[str, Any] | None:
         "scores": list(match.scores),
         "round": match.round_number,
         "link": f"/t/{code}",
+        # A practice round from a replay (web/practice/): the list marks it.
+        "practice": stored.origin == "practice",
     }
 
 

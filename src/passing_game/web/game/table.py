@@ -188,6 +188,8 @@ def _rematch(state: TableState, seat: int, act: Act, now: float) -> Step:
         raise ProtocolError(_("A rematch starts once the game is over."), "not-over")
     if state.origin == "daily":
         raise ProtocolError(_("The daily deal is played once a day."), "daily-once")
+    if state.origin == "practice":
+        raise ProtocolError(_("A practice round is played once."), "practice-once")
     effects: list[Effect] = []
     if not state.seats[seat].row.rematch:
         effects.append(SaveSeat(seat, {"rematch": True}))

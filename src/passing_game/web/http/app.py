@@ -77,6 +77,7 @@ from passing_game.web.http.origins import origin_allowed, parse_origin
 from passing_game.web.http.page import page
 from passing_game.web.learn.api import ROUTES as LEARN_ROUTES
 from passing_game.web.lobby import Lobby
+from passing_game.web.practice.api import ROUTES as PRACTICE_ROUTES
 from passing_game.web.protocol import (
     CLOCK_PRESETS,
     CODE_LENGTH,
@@ -385,6 +386,7 @@ def create_app(
         *RATING_ROUTES,
         *LEARN_ROUTES,
         *PUZZLE_ROUTES,
+        *PRACTICE_ROUTES,
         Route("/", page),
         Route("/t/{code}", page),
         Route("/api/config", _config),

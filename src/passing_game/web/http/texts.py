@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from passing_game.i18n import N_
 from passing_game.web.learn.words import LEARN_TEXTS
+from passing_game.web.practice.words import PRACTICE_TEXTS
 from passing_game.web.puzzles.words import PUZZLE_TEXTS
 from passing_game.web.ratings.words import RATING_TEXTS
 
@@ -429,6 +430,7 @@ PAGE_TEXTS: dict[str, str] = {
     **RATING_TEXTS,
     **LEARN_TEXTS,
     **PUZZLE_TEXTS,
+    **PRACTICE_TEXTS,
     # Replay and analysis of a finished game (issue 13: web/review/api.py, static/replay.js).
     "Replay and analysis": N_("Replay and analysis"),
     "Open a game record": N_("Open a game record"),

@@ -59,7 +59,13 @@ def replay_data(data: Mapping[str, Any], match: Match) -> dict[str, Any]:
     seats = words.Seats(rules, names)
     marks = record_marks(data)
     steps = []
+    # A record that ends after its rounds (a daily deal, a practice round) holds no
+    # winner, so load_record's engine dealt one round more: it is not the record's.
+    recorded = data.get("rounds")
+    rounds = len(recorded) if isinstance(recorded, list) else len(match.rounds)
     for step in build_steps(match):
+        if step.number > rounds:
+            break
         rnd = step.state
         item: dict[str, Any] = {
             "round": step.number,

@@ -17,6 +17,7 @@ import { backTile, domino, field, h, tileParts, toolButton } from "./dom.js";
 import { boardMarks, decisionMarks, evalGraph, markTile, points, signed, stepOf } from "./evalgraph.js";
 import { I18N, nt, sentenceStart, t } from "./i18n.js";
 import { Motion } from "./motion.js";
+import { Practice, closePractice, practiceButton, practiceDialog } from "./practice.js";
 import { seatNo } from "./seat.js";
 import { changed } from "./state.js";
 import { copyLink, pageTools } from "./tools.js";
@@ -190,6 +191,10 @@ export const Replay = (() => {
   function onKey(event) {
     if (!R.data) return;
     const key = event.key;
+    if (Practice.open) { // the dialog's radios take the arrows; Escape closes it
+      if (key === "Escape") closePractice();
+      return;
+    }
     if (key === "ArrowRight") go(R.step + 1);
     else if (key === "ArrowLeft") go(R.step - 1);
     else if (key === "Home") go(0);
@@ -352,13 +357,28 @@ export const Replay = (() => {
     const said = h("p", { class: "status replay-line", id: "replay-line", role: "status", "aria-live": "polite" },
       h("span", { text: line }), markBadge(mark));
     const ending = end && d.ending ? h("p", { class: "replay-ending", id: "replay-ending", text: d.ending }) : null;
+    const practice = practiceContext(step);
     if (R.reveal) requestAnimationFrame(reveal);
     R.reveal = false;
     return h("div", { class: "table-page replay-page" },
       top,
       h("main", { class: "table-grid" },
-        h("div", { class: "play" }, renderControls(steps), said, ending, seats, board, renderSummary(step)),
-        h("aside", { class: "side" }, renderPad(step), renderAnalysis())));
+        h("div", { class: "play" }, renderControls(steps), said, practiceButton(practice, !!step.summary), ending, seats, board, renderSummary(step)),
+        h("aside", { class: "side" }, renderPad(step), renderAnalysis())),
+      practiceDialog(practice));
+  }
+
+  // Play on from the step shown (practice.js): the seat whose view is shown, this step.
+  function practiceContext(step) {
+    const at = R.step;
+    return {
+      names: R.data.names,
+      seat: R.seat,
+      toMove: step.to_move,
+      post: (url, body) => post(url + "?lang=" + encodeURIComponent(I18N.language), body),
+      body: (chosen) => JSON.stringify({ ...(R.code ? { code: R.code, game: R.game } : { record: JSON.parse(R.record) }), step: at, ...chosen }),
+      from: R.code ? `/replay/${R.code}/${R.game}?seat=${R.seat === null ? 0 : R.seat + 1}&step=${at}` : "/replay",
+    };
   }
 
   // -- the analysis --------------------------------------------------------------------------

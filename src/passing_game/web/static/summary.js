@@ -2,6 +2,7 @@
 
 import { dialogBox, domino, h, tileParts } from "./dom.js";
 import { nt, t } from "./i18n.js";
+import { practiceLinks } from "./practice.js";
 import { ratingChanges } from "./ratings.js";
 import { whoParts } from "./seat.js";
 import { act, online } from "./socket.js";
@@ -26,7 +27,7 @@ function padHead(frame, side) {
 
 export function renderPad(frame) {
   const table = h("table", { class: "pad" },
-    h("caption", { text: frame.daily ? nt("Score pad · {n} round", frame.daily.rounds) : t("Score pad · first to {n}", { n: frame.target }) }),
+    h("caption", { text: frame.practice ? t("Practice round") : frame.daily ? nt("Score pad · {n} round", frame.daily.rounds) : t("Score pad · first to {n}", { n: frame.target }) }),
     h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("Round") }), frame.scores.map((_, side) => padHead(frame, side)))),
     h("tbody", {}, frame.pad.map((row) => h("tr", {},
       h("th", { scope: "row", text: String(row.round), title: row.reason_word }),
@@ -52,7 +53,8 @@ export function renderSummary(frame) {
   const buttons = [];
   let rematchNote = null;
   if (frame.over) {
-    if (!frame.spectator && !frame.daily) {
+    if (frame.practice) buttons.push(...practiceLinks(frame)); // back to the replay it came from
+    else if (!frame.spectator && !frame.daily) {
       // A rematch is an offer each person accepts (issue 22): who offered, who is awaited.
       const mine = frame.seats[frame.you].rematch;
       const offered = frame.seats.some((s) => s.rematch);

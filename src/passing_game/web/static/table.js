@@ -8,6 +8,7 @@ import { askLeave, askResign, renderConfirm, renderSeatTools } from "./dialogs.j
 import { backTile, dialogBox, h, icon, toolButton } from "./dom.js";
 import { doPass, endChoice, renderHand } from "./hand.js";
 import { nt, t } from "./i18n.js";
+import { practiceNote } from "./practice.js";
 import { autoMark, isPlay, moveWords, renderSeat, whoParts } from "./seat.js";
 import { act, online, reconnectNow, refused } from "./socket.js";
 import { Sound } from "./sound.js";
@@ -198,7 +199,7 @@ export function renderTable() {
     offlineBanner(),
     waitBanner(frame),
     h("main", { class: "table-grid" },
-      h("div", { class: "play" }, felt, invite, renderRecent(frame), mine),
+      h("div", { class: "play" }, practiceNote(frame), felt, invite, renderRecent(frame), mine),
       side),
     renderSummary(frame),
     renderTracker(frame),

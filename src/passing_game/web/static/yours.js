@@ -66,6 +66,7 @@ function row(table) {
     h("a", { href: table.link, class: "button" + (going && (table.to_move === table.seat || table.adjourned === table.seat) ? " primary" : "") },
       going ? (table.adjourned === table.seat ? t("Resume") : t("Continue")) : t("Look")),
     h("span", { class: "your-table-code", text: table.code }),
+    table.practice ? h("span", { class: "your-table-practice", text: t("Practice round") }) : null,
     h("span", { class: "your-table-who", text: table.names.filter((_name, i) => i !== table.seat).join(", ") }),
     h("span", { class: "your-table-state", text: standing(table) }));
 }

@@ -57,6 +57,9 @@ class NewTable:
     public: bool = False
     #: How the table came to be: ``"friends"`` (the lobby), ``"quick"``, ``"daily"``.
     origin: str = "friends"
+    #: The first game's explicit first deal (``web_games.deal``; a practice table's),
+    #: or ``None``: its seed deals it.
+    deal: str | None = None
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,8 @@ class StoredTable:
     rated: bool = False
     public: bool = False
     origin: str = "friends"
+    #: The current game's explicit first deal, if it has one (``NewTable.deal``).
+    deal: str | None = None
 
 
 @dataclass(frozen=True)

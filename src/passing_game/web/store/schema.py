@@ -262,6 +262,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (user_id, lesson)
         )""",
     ),
+    # Practice from any position (issue 25, item 3; web/practice/): a game that
+    # starts from an explicit first deal instead of its seed's (JSON: hands,
+    # boneyard, leader), a practice table's.
+    ("ALTER TABLE web_games ADD COLUMN deal TEXT",),
 )
 
 #: The schema version this code reads and writes.

@@ -76,8 +76,8 @@ def insert_table(tx: Tx, table: NewTable) -> None:
     for seat in table.seats:
         insert_seat(tx, table.code, seat)
     tx.run(
-        "INSERT INTO web_games (code, game, seed, first_seq) VALUES (?, 1, ?, 1)",
-        (table.code, table.seed),
+        "INSERT INTO web_games (code, game, seed, first_seq, deal) VALUES (?, 1, ?, 1, ?)",
+        (table.code, table.seed, table.deal),
     )
 
 
@@ -137,7 +137,7 @@ def load_table(tx: Tx, code: str) -> StoredTable | None:
         )
     )
     game_row = tx.one(
-        "SELECT seed, finished, resigned FROM web_games WHERE code = ? AND game = ?",
+        "SELECT seed, finished, resigned, deal FROM web_games WHERE code = ? AND game = ?",
         (code, game),
     )
     if game_row is None:
@@ -175,6 +175,7 @@ def load_table(tx: Tx, code: str) -> StoredTable | None:
         rated=bool(row[11]),
         public=bool(row[12]),
         origin=str(row[13] or "friends"),
+        deal=None if game_row[3] is None else str(game_row[3]),
     )
 
 

@@ -18,6 +18,7 @@ from passing_game.i18n import _, using_language
 from passing_game.web.daily import DAILY_ROUNDS
 from passing_game.web.game import clock, seats
 from passing_game.web.game.model import TableState
+from passing_game.web.practice import model as practice
 from passing_game.web.ratings.shown import RatingsShown
 from passing_game.web.server.cluster import Cluster
 from passing_game.web.server.observe import Metrics
@@ -107,7 +108,8 @@ class Outbox:
                 "away": s.row.away if s.is_person else None,
                 "standin": s.stand_in,
                 # A person without an account is marked: a guest never looks like one.
-                "guest": s.is_person and s.row.user_id is None,
+                # A practice round's one person sits with bots only: nobody to tell.
+                "guest": s.is_person and s.row.user_id is None and state.origin != practice.ORIGIN,
                 # Whether the table's creator may give the seat away now (issue 22).
                 "absent": s.kind != "bot" and seats.gone_for_now(state, s, now),
                 "hints": s.row.hints,
@@ -163,6 +165,11 @@ class Outbox:
         frame["resigned"] = state.resigned
         if state.origin == "daily":
             frame["daily"] = {"rounds": DAILY_ROUNDS}
+        if state.origin == practice.ORIGIN:  # one round from a replay's position (issue 25)
+            frame["practice"] = True
+            if state.over and state.match.resigned is None:  # a resignation says so
+                names = [str(row["name"]) for row in frame["seats"]]
+                frame["status"] = practice.ending_text(state.match, viewer, names)
         frame["ratings"] = self.ratings.shown()
         frame["unrated"] = self.ratings.unrated()
         frame["rematch_waiting"] = seats.rematch_waiting(state, now) if state.over else []

@@ -38,6 +38,7 @@ from passing_game.web.game import events
 from passing_game.web.game import seats as seat_rules
 from passing_game.web.game import table as authority
 from passing_game.web.game.model import Clock, SeatRow, SeatState, TableState, Timer, Timing
+from passing_game.web.practice import model as practice
 from passing_game.web.protocol import Intent, ProtocolError
 from passing_game.web.ratings.model import Change, outcome_for
 from passing_game.web.ratings.service import rate_tx
@@ -225,6 +226,8 @@ class Table:
             names=self.names(),
             marks=seat_rules.record_marks(self.match, self.played_by),
         )
+        if self.origin == practice.ORIGIN:
+            return practice.practice_record(text)
         return daily_record(text) if self.origin == "daily" else text
 
     def detach(self, conn: Conn) -> None:

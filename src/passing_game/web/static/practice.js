@@ -1,0 +1,138 @@
+// Practice from any position (issue 25, item 3; the server's side is web/practice/).
+//
+// The replay's "Play on from here" opens a dialog: the seat you play (the one
+// whose view is shown; asked when every hand is open), the computer's level
+// for every other seat, and the hidden tiles as they were or dealt again in
+// keeping with what the seat saw. POST /api/practice makes a practice table (a
+// real table of one round, never rated); this browser keeps its seat token as
+// for any table and goes there. At that table, practiceNote() marks the round
+// and practiceLinks() leads back to the replay it came from.
+
+import { dialogBox, h } from "./dom.js";
+import { sentenceStart, t } from "./i18n.js";
+import { seatNo } from "./seat.js";
+import { savedName, seatKey } from "./socket.js";
+import { S, changed } from "./state.js";
+
+const FROM = "passing-game:practice:";
+
+export const Practice = {
+  open: false,
+  seat: null,
+  level: null,
+  hidden: "real",
+  busy: false,
+  error: null,
+};
+
+function levels() {
+  return ((S.config && S.config.levels) || []).filter((l) => l.about);
+}
+
+// The dialog's state for a replay at one step: ctx = {names, seat (null: every hand open), toMove}.
+export function openPractice(ctx) {
+  Practice.open = true;
+  Practice.seat = ctx.seat !== null ? ctx.seat : ctx.toMove !== null && ctx.toMove !== undefined ? ctx.toMove : 0;
+  const all = levels();
+  if (!all.some((l) => l.name === Practice.level)) Practice.level = (all[1] || all[0] || { name: "medium" }).name;
+  Practice.error = null;
+  Practice.busy = false;
+  changed();
+  requestAnimationFrame(() => document.getElementById("practice-start")?.focus());
+}
+
+export function closePractice() {
+  Practice.open = false;
+  changed();
+  document.getElementById("practice-button")?.focus();
+}
+
+// ctx = {names, seat, body(seat, level, hidden) -> JSON text, post(url, text) -> Response, from (the replay's link)}.
+async function start(ctx) {
+  if (Practice.busy) return;
+  Practice.busy = true;
+  Practice.error = null;
+  changed();
+  try {
+    const response = await ctx.post("/api/practice", ctx.body({ seat: Practice.seat, level: Practice.level, hidden: Practice.hidden, name: savedName() }));
+    let got = null;
+    try {
+      got = await response.json();
+    } catch (e) {
+      got = null;
+    }
+    if (!response.ok || !got || !got.code) throw new Error(got && got.error ? sentenceStart(got.error) : t("The server could not be reached; try again."));
+    localStorage.setItem(seatKey(got.code), JSON.stringify({ seat: got.seat, token: got.token }));
+    localStorage.setItem(FROM + got.code, ctx.from);
+    location.assign(got.link);
+  } catch (e) {
+    Practice.busy = false;
+    Practice.error = e.message;
+    changed();
+  }
+}
+
+function radios(name, choices, chosen, pick) {
+  return h("div", { class: "segmented practice-choice", role: "radiogroup", "aria-labelledby": name + "-title" },
+    choices.map(([value, label]) => h("label", { class: "level" + (value === chosen ? " on" : "") },
+      h("input", { type: "radio", name, value: String(value), checked: value === chosen, onchange: () => { pick(value); changed(); } }),
+      h("span", { text: label }))));
+}
+
+// The replay's button (disabled where the round is over at the step shown).
+export function practiceButton(ctx, over) {
+  return h("div", { class: "practice-start" },
+    h("button", { type: "button", class: "primary small", id: "practice-button", "data-key": "practice", "aria-haspopup": "dialog",
+      disabled: over, "aria-describedby": "practice-why", onclick: () => openPractice(ctx) }, t("Play on from here")),
+    h("span", { class: "muted small", id: "practice-why", text: over
+      ? t("The round is over at this move: step back to a move where it goes on.")
+      : t("Play this position on against the computer, from the seat whose view is shown.") }));
+}
+
+export function practiceDialog(ctx) {
+  if (!Practice.open) return null;
+  const all = levels();
+  const chosen = all.find((l) => l.name === Practice.level) || all[0] || null;
+  const body = [
+    h("h2", { id: "practice-title", text: t("Play on from here") }),
+    h("p", { class: "muted", text: t("One round, not rated, not kept in your games.") }),
+  ];
+  if (ctx.seat === null) {
+    body.push(h("h3", { id: "practice-seat-title", text: t("Your seat") }),
+      radios("practice-seat", ctx.names.map((name, seat) => [seat, seatNo(seat) + ": " + name]), Practice.seat, (v) => { Practice.seat = v; }));
+  }
+  body.push(h("h3", { id: "practice-level-title", text: t("The computer plays") }),
+    radios("practice-level", all.map((l) => [l.name, l.title]), Practice.level, (v) => { Practice.level = v; }),
+    chosen ? h("p", { class: "level-about", text: chosen.about }) : null,
+    h("h3", { id: "practice-hidden-title", text: t("The hidden tiles") }),
+    radios("practice-hidden", [["real", t("As they were")], ["redeal", t("Dealt again")]], Practice.hidden, (v) => { Practice.hidden = v; }),
+    h("p", { class: "level-about", id: "practice-hidden-about", text: Practice.hidden === "real"
+      ? t("The other hands and the boneyard hold what they held in the game.")
+      : t("The tiles you cannot see are shuffled again among the other hands and the boneyard, in keeping with everything you saw.") }),
+    Practice.busy ? h("p", { class: "muted", role: "status", text: t("Setting up the table…") }) : null,
+    Practice.error ? h("p", { class: "replay-error", id: "practice-error", role: "alert", text: Practice.error }) : null);
+  return dialogBox({
+    cls: "practice-dialog",
+    labelledby: "practice-title",
+    onBackdrop: closePractice,
+    body,
+    buttons: [
+      h("button", { type: "button", class: "primary", id: "practice-start", "data-key": "practice-start", disabled: Practice.busy || !chosen,
+        onclick: () => start(ctx) }, t("Start playing")),
+      h("button", { type: "button", id: "practice-cancel", "data-key": "practice-cancel", onclick: closePractice }, t("Cancel")),
+    ],
+  });
+}
+
+// -- at the practice table ------------------------------------------------------------
+
+export function practiceNote(frame) {
+  if (!frame.practice) return null;
+  return h("p", { class: "practice-note", id: "practice-note" },
+    h("strong", { text: t("Practice round") }), " ", h("span", { text: t("One round, not rated, not kept in your games.") }));
+}
+
+export function practiceLinks(frame) {
+  const from = localStorage.getItem(FROM + frame.table);
+  return from && from.startsWith("/replay") ? [h("a", { class: "button primary", id: "practice-back", href: from }, t("Back to the replay"))] : [];
+}
