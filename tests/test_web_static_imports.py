@@ -45,6 +45,8 @@ LAYERS: dict[str, list[str]] = {
         "tracker.js",
         "yours.js",
         "evalgraph.js",
+        # Puzzles from your own games: their list and what a solve says of the game.
+        "minepuzzles.js",
     ],
     "screens": ["lobby.js", "table.js", "replay.js", "learn.js", "puzzles.js"],
     # What the server says, the keys, the page's render, and app.js, which starts

@@ -89,6 +89,7 @@ from passing_game.web.protocol import (
     shown,
 )
 from passing_game.web.puzzles.api import ROUTES as PUZZLE_ROUTES
+from passing_game.web.puzzles.mine_api import ROUTES as MINE_PUZZLE_ROUTES
 from passing_game.web.quickplay.service import ROUTES as QUICK_ROUTES
 from passing_game.web.ratings.service import ROUTES as RATING_ROUTES
 from passing_game.web.review.api import ROUTES as REVIEW_ROUTES
@@ -385,6 +386,7 @@ def create_app(
         *YOURS_ROUTES,
         *RATING_ROUTES,
         *LEARN_ROUTES,
+        *MINE_PUZZLE_ROUTES,  # before PUZZLE_ROUTES: /api/puzzles/{id} would take "mine"
         *PUZZLE_ROUTES,
         *PRACTICE_ROUTES,
         Route("/", page),

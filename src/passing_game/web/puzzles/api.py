@@ -243,14 +243,9 @@ async def _move_text(request: Request) -> str | Response:
     return move
 
 
-async def solve_endpoint(request: Request) -> Response:
-    """``POST /api/puzzles/ID/solve``: judge one move, rate a first attempt."""
-    refused, _user = await change_refused(request)
-    if refused is not None:
-        return _error(_(OUT_OF_DATE), refused, 403)
-    puzzle = _puzzle(request)
-    if puzzle is None:
-        return _error(_("There is no such puzzle."), "no-puzzle", 404)
+async def checked_move(request: Request, puzzle: Puzzle) -> Any:
+    """The legal move the body names, in the puzzle's form, or the refusal to answer with
+    (a bad body, a move that is not legal, too many solves from the address)."""
     text = await _move_text(request)
     if isinstance(text, Response):
         return text
@@ -268,11 +263,33 @@ async def solve_endpoint(request: Request) -> Response:
     limited = _limited(request)
     if limited is not None:
         return limited
+    return move
+
+
+async def solve_endpoint(request: Request) -> Response:
+    """``POST /api/puzzles/ID/solve``: judge one move, rate a first attempt."""
+    refused, _user = await change_refused(request)
+    if refused is not None:
+        return _error(_(OUT_OF_DATE), refused, 403)
+    puzzle = _puzzle(request)
+    if puzzle is None:
+        return _error(_("There is no such puzzle."), "no-puzzle", 404)
+    move = await checked_move(request, puzzle)
+    if isinstance(move, Response):
+        return move
     return await answer(request, puzzle, move)
 
 
-async def answer(request: Request, puzzle: Puzzle, move: Any, rated: bool = True) -> Response:
-    """The answer to a legal move at any ``Puzzle`` (shipped or not): judged, rated, streak."""
+async def answer(
+    request: Request,
+    puzzle: Puzzle,
+    move: Any,
+    rated: bool = True,
+    estimate: bool = False,
+    **extra: Any,
+) -> Response:
+    """The answer to a legal move at any ``Puzzle`` (shipped or one's own, ``mine_api``):
+    judged, rated, streak; ``estimate`` and ``extra`` as ``judged_json`` and more fields."""
     solver, fresh = await solver_of(request)
     solved = await _run(
         request,
@@ -287,13 +304,14 @@ async def answer(request: Request, puzzle: Puzzle, move: Any, rated: bool = True
     )
     row = await _run(request, service.solver_row, solver)
     body: dict[str, Any] = {
-        **judged_json(puzzle, solved.judged),
+        **judged_json(puzzle, solved.judged, estimate),
         "rated": solved.rated,
         "solver": change_json(solved.solver_before, solved.solver_after),
         "puzzle_rating": change_json(solved.puzzle_before, solved.puzzle_after),
         "reveal": reveal_json(puzzle),
         "streak": None,
         "you": you_json(row),
+        **extra,
     }
     if solved.streak is not None:
         s = solved.streak
@@ -318,6 +336,7 @@ __all__ = [
     "SOLVER_COOKIE",
     "answer",
     "catalog_of",
+    "checked_move",
     "puzzle_json",
     "shipped_catalog",
     "solver_of",

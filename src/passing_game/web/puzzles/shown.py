@@ -97,11 +97,20 @@ def reveal_json(puzzle: Puzzle) -> dict[str, Any]:
     return {"hands": [_tiles(h) for h in rnd.hands], "boneyard_tiles": _tiles(rnd.boneyard)}
 
 
-def loss_text(puzzle: Puzzle, loss: float, best: bool) -> str:
-    """Why a move is (not) the best, one sentence with its number."""
+def loss_text(puzzle: Puzzle, loss: float, best: bool, estimate: bool = False) -> str:
+    """Why a move is (not) the best, one sentence with its number; ``estimate``: the
+    values are an analysis's estimates (``mine``), not a proof."""
+    n = round(loss)
+    if estimate:
+        if best:
+            return _("By the analysis, no mistake.")
+        return ngettext(
+            "By the analysis, this move loses about {n} point against the best.",
+            "By the analysis, this move loses about {n} points against the best.",
+            n,
+        ).format(n=n)
     if best:
         return _("The best move.")
-    n = round(loss)
     if puzzle.kind == "view":
         if n == 0:
             return _("On average this move is nearly as good as the best, but not quite.")
@@ -119,8 +128,9 @@ def loss_text(puzzle: Puzzle, loss: float, best: bool) -> str:
     ).format(n=n)
 
 
-def judged_json(puzzle: Puzzle, judged: Judged) -> dict[str, Any]:
-    """Every legal move: its words, its value for the side to move, its loss and why."""
+def judged_json(puzzle: Puzzle, judged: Judged, estimate: bool = False) -> dict[str, Any]:
+    """Every legal move: its words, its value for the side to move, its loss and why
+    (``estimate``: as ``loss_text``)."""
     ends = puzzle.position().ends
     return {
         "correct": judged.correct,
@@ -134,7 +144,7 @@ def judged_json(puzzle: Puzzle, judged: Judged) -> dict[str, Any]:
                 "value": round(row.value, 2),
                 "loss": round(row.loss, 2),
                 "best": row.best,
-                "text": loss_text(puzzle, row.loss, row.best),
+                "text": loss_text(puzzle, row.loss, row.best, estimate),
             }
             for row in judged.moves
         ],

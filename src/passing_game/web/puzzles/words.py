@@ -73,7 +73,54 @@ PUZZLE_TEXTS: dict[str, str] = {
         "You have tried every puzzle. Come back tomorrow for the puzzle of the day."
     ),
     "Start a new streak": N_("Start a new streak"),
+    **{
+        # Puzzles from one's own games (mine.py, mine_api.py; puzzles.js's "mine" mode).
+        # TRANSLATORS: the puzzles' tab: puzzles made of the blunders in your own games.
+        "From your games": N_("From your games"),
+        "Puzzles from your games": N_("Puzzles from your games"),
+        "The moves the analysis of your games marked as blunders: find the better move.": N_(
+            "The moves the analysis of your games marked as blunders: find the better move."
+        ),
+        # TRANSLATORS: {date} is a date; {round} and {move} are numbers.
+        "Game of {date}: round {round}, move {move}": N_(
+            "Game of {date}: round {round}, move {move}"
+        ),
+        # TRANSLATORS: a puzzle from your games that you solved.
+        "Found again": N_("Found again"),
+        # TRANSLATORS: a puzzle from your games that you tried and got wrong.
+        "Missed again": N_("Missed again"),
+        # TRANSLATORS: a puzzle from your games not tried yet.
+        "Not tried yet": N_("Not tried yet"),
+        "Proved over every deal": N_("Proved over every deal"),
+        "Estimated by the analysis": N_("Estimated by the analysis"),
+        "Solve": N_("Solve"),
+        "A position from one of your games: the analysis marked the move you made here as a blunder.": N_(  # noqa: E501
+            "A position from one of your games: the analysis marked the move you made here as"
+            " a blunder."
+        ),
+        "These values are the analysis's estimates from your view, not a proof.": N_(
+            "These values are the analysis's estimates from your view, not a proof."
+        ),
+        "Right: the analysis finds no mistake in that move.": N_(
+            "Right: the analysis finds no mistake in that move."
+        ),
+        "Points for your side, as the analysis estimated them.": N_(
+            "Points for your side, as the analysis estimated them."
+        ),
+        "In your game you played": N_("In your game you played"),
+        "See it in the replay": N_("See it in the replay"),
+        "Back to your puzzles": N_("Back to your puzzles"),
+        "Sign in to make puzzles of your own games.": N_(
+            "Sign in to make puzzles of your own games."
+        ),
+    },
 }
+
+#: What the list of one's own puzzles says when it is empty (the server's, ``mine_api``).
+MINE_NONE = N_(
+    "No puzzles from your games yet: open a finished game's replay, press “Analyse”,"
+    " and its blunders come here."
+)
 
 #: Counted page texts: key -> the form for ``n``.
 PUZZLE_PLURALS: dict[str, Callable[[int], str]] = {
@@ -83,4 +130,4 @@ PUZZLE_PLURALS: dict[str, Callable[[int], str]] = {
     "{n} puzzle solved": lambda n: ngettext("{n} puzzle solved", "{n} puzzles solved", n),
 }
 
-__all__ = ["PUZZLE_PLURALS", "PUZZLE_TEXTS"]
+__all__ = ["MINE_NONE", "PUZZLE_PLURALS", "PUZZLE_TEXTS"]

@@ -26,6 +26,7 @@ from passing_game.bots import analysis
 from passing_game.i18n import LANGUAGES, current_language, using_language
 from passing_game.match import Match
 from passing_game.records import record_marks
+from passing_game.web.puzzles import exact
 from passing_game.web.review.replay import Asked
 from passing_game.web.server import workers
 from passing_game.web.store import Store
@@ -167,7 +168,14 @@ class Analyst:
             for language in LANGUAGES:
                 with using_language(language):
                     words[language] = [text for _e, text in analysis.explain(result, match)]
-            state = {"status": "done", "analysis": result.to_dict(), "explanations": words}
+            # The blunders valued exactly where few deals allow it: puzzles of one's own games.
+            proved = exact.exact_values(match, result, self.pool())
+            state = {
+                "status": "done",
+                "analysis": result.to_dict(),
+                "explanations": words,
+                "exact": proved,
+            }
             with store.transaction() as tx:
                 analysis_rows.save(tx, job.key, job.seat, json.dumps(state), time.time())
         except Exception as exc:

@@ -6,11 +6,14 @@
 // of the day (/puzzles/daily) and the streak (/puzzles/streak: harder and harder,
 // one wrong answer ends it); /puzzles/ID opens one puzzle. An open puzzle shows
 // every hand and the boneyard's order; a view puzzle only what the seat to move
-// sees (the server sends no more) until the answer reveals the deal.
+// sees (the server sends no more) until the answer reveals the deal. /puzzles/mine
+// lists the blunders of your own analysed games, /puzzles/mine/ID is one of them
+// (minepuzzles.js; never rated).
 // Keys: D, P, Escape, the arrows along the hand (onKey, from keys.js).
 
 import { backTile, domino, h, tileParts, tileText } from "./dom.js";
 import { I18N, nt, sentenceStart, t } from "./i18n.js";
+import { mineAbout, mineList, mineTold } from "./minepuzzles.js";
 import { ratingNum, signed } from "./ratings.js";
 import { changed } from "./state.js";
 import { pageTools } from "./tools.js";
@@ -37,8 +40,10 @@ export const Puzzles = (() => {
     if (P.path !== path) {
       P.path = path;
       const rest = path.slice("/puzzles/".length);
-      P.mode = path === "/puzzles" ? "next" : rest === "daily" || rest === "streak" ? rest : "one";
-      load(P.mode === "one" ? "/api/puzzles/" + encodeURIComponent(rest) : P.mode === "next" ? "/api/puzzles/next" : "/api/puzzles/" + P.mode);
+      P.mode = path === "/puzzles" ? "next" : rest === "daily" || rest === "streak" || rest === "mine" ? rest : rest.startsWith("mine/") ? "mine-one" : "one";
+      const api = { next: "/api/puzzles/next", one: "/api/puzzles/" + encodeURIComponent(rest),
+        "mine-one": "/api/puzzles/mine/" + encodeURIComponent(rest.slice("mine/".length)) }[P.mode] || "/api/puzzles/" + P.mode;
+      load(api);
     }
     return true;
   }
@@ -84,7 +89,7 @@ export const Puzzles = (() => {
       if (body.you) P.you = body.you;
       if (!got.ok) {
         P.data = null;
-        P.error = body.error || t("The puzzle could not be loaded.");
+        P.error = body.code === "signed-out" ? t("Sign in to make puzzles of your own games.") : body.error || t("The puzzle could not be loaded.");
       } else {
         P.data = body;
         P.error = null;
@@ -107,7 +112,8 @@ export const Puzzles = (() => {
     P.note = null;
     changed();
     try {
-      const got = await post("/api/puzzles/" + encodeURIComponent(puzzle.id) + "/solve", { move });
+      const base = P.mode === "mine-one" ? "/api/puzzles/mine/" : "/api/puzzles/";
+      const got = await post(base + encodeURIComponent(puzzle.id) + "/solve", { move });
       const body = await got.json();
       if (got.ok) {
         P.result = body;
@@ -241,10 +247,12 @@ export const Puzzles = (() => {
   }
 
   function tabs() {
-    const tab = (mode, path, label) => h("a", { href: path, class: "button small" + (P.mode === mode ? " on" : ""), id: "puzzles-tab-" + mode,
-      "aria-current": P.mode === mode ? "page" : null, onclick: (e) => { e.preventDefault(); go(path); } }, label);
+    const on = (mode) => P.mode === mode || (mode === "mine" && P.mode === "mine-one");
+    const tab = (mode, path, label) => h("a", { href: path, class: "button small" + (on(mode) ? " on" : ""), id: "puzzles-tab-" + mode,
+      "aria-current": on(mode) ? "page" : null, onclick: (e) => { e.preventDefault(); go(path); } }, label);
     return h("nav", { class: "puzzle-tabs", "aria-label": t("Puzzles") },
-      tab("next", "/puzzles", t("Solve a puzzle")), tab("daily", "/puzzles/daily", t("Puzzle of the day")), tab("streak", "/puzzles/streak", t("Streak")));
+      tab("next", "/puzzles", t("Solve a puzzle")), tab("daily", "/puzzles/daily", t("Puzzle of the day")), tab("streak", "/puzzles/streak", t("Streak")),
+      tab("mine", "/puzzles/mine", t("From your games")));
   }
 
   function change(label, c, id) {
@@ -259,9 +267,11 @@ export const Puzzles = (() => {
     const mine = r.values.find((row) => row.move === r.move);
     const best = r.values.filter((row) => r.answer.includes(row.move));
     const streak = P.mode === "streak" ? r.streak : null;
-    const caption = p.kind === "view" ? t("Points for your side with best play after it, on average over the deals.") : t("Points for your side with best play after it.");
+    const estimate = p.mine && p.mine.valued === "estimate";
+    const caption = estimate ? t("Points for your side, as the analysis estimated them.")
+      : p.kind === "view" ? t("Points for your side with best play after it, on average over the deals.") : t("Points for your side with best play after it.");
     return h("div", { class: "puzzle-feedback " + (r.correct ? "right" : "wrong") },
-      h("p", { class: "puzzle-verdict", id: "puzzle-verdict", tabindex: "-1", text: r.correct ? t("Right: that is the best move.") : t("Not the best move.") }),
+      h("p", { class: "puzzle-verdict", id: "puzzle-verdict", tabindex: "-1", text: r.correct ? (estimate ? t("Right: the analysis finds no mistake in that move.") : t("Right: that is the best move.")) : t("Not the best move.") }),
       !r.correct && mine ? h("p", {}, h("span", { class: "label", text: t("Your move") }), h("span", { text: sentenceStart(mine.words) }), h("span", { text: mine.text })) : null,
       h("p", {}, h("span", { class: "label", text: t("The best move") }), h("span", { id: "puzzle-best", text: best.map((row) => sentenceStart(row.words)).join(" · ") })),
       h("table", { class: "puzzle-values" },
@@ -269,10 +279,11 @@ export const Puzzles = (() => {
         h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("Move") }), h("th", { scope: "col", text: t("Points") }), h("th", { scope: "col", class: "why" }))),
         h("tbody", {}, r.values.map((row) => h("tr", { class: (row.best ? "best" : "") + (row.move === r.move ? " mine" : ""), "data-move": row.move },
           h("th", { scope: "row", text: sentenceStart(row.words) }), h("td", { class: "num", text: value(row.value, p.kind) }), h("td", { class: "why", text: row.text }))))),
-      r.rated ? [change(t("Your puzzle rating"), r.solver, "puzzle-solver-change"), change(t("This puzzle's rating"), r.puzzle_rating, "puzzle-rating-change")]
-        : h("p", { class: "hint", text: t("You tried this puzzle before: this answer does not change the ratings.") }),
+      r.mine ? mineTold(r, go)
+        : r.rated ? [change(t("Your puzzle rating"), r.solver, "puzzle-solver-change"), change(t("This puzzle's rating"), r.puzzle_rating, "puzzle-rating-change")]
+          : h("p", { class: "hint", text: t("You tried this puzzle before: this answer does not change the ratings.") }),
       streak && streak.over ? h("p", { class: "puzzle-streak-over", id: "puzzle-streak-over", text: nt("The streak ends: {n} puzzle solved.", streak.run) }) : null,
-      h("div", { class: "row" },
+      r.mine ? null : h("div", { class: "row" },
         P.mode === "daily" ? null : h("button", { type: "button", class: "primary big", id: "puzzle-next", onclick: next },
           streak && streak.over ? t("Start a new streak") : t("Next puzzle")),
         P.mode === "daily" ? h("a", { href: "/puzzles", class: "button primary big", id: "puzzle-next", onclick: (e) => { e.preventDefault(); go("/puzzles"); } }, t("Solve a puzzle")) : null));
@@ -298,12 +309,11 @@ export const Puzzles = (() => {
       h("div", { class: "puzzle-meta" },
         P.mode === "daily" && data.day ? h("span", { class: "puzzle-day", text: t("Puzzle of the day") + " · " + data.day }) : null,
         streakRun !== null ? h("span", { class: "puzzle-run", id: "puzzle-run", text: t("Streak: {n}", { n: streakRun }) }) : null,
-        h("span", { id: "puzzle-rating", text: t("Puzzle rating: {rating}", { rating: ratingNum(p.rating) }) }),
+        p.mine ? null : h("span", { id: "puzzle-rating", text: t("Puzzle rating: {rating}", { rating: ratingNum(p.rating) }) }),
         p.themes.length ? h("span", { class: "puzzle-themes", "aria-label": t("Themes") }, p.themes.map((th) => h("span", { class: "chip", text: th.name }))) : null),
       h("h2", { id: "puzzle-prompt", tabindex: "-1", text: t("Your move: find the best one.") }),
-      h("p", { class: "puzzle-about", text: about }),
-      proof ? h("p", { class: "puzzle-about hint", text: proof }) : null,
-      data.tried && !P.result ? h("p", { class: "hint", text: t("You tried this puzzle before: this answer does not change the ratings.") }) : null,
+      p.mine ? mineAbout(p) : [h("p", { class: "puzzle-about", text: about }), proof ? h("p", { class: "puzzle-about hint", text: proof }) : null],
+      data.tried && !P.result && !p.mine ? h("p", { class: "hint", text: t("You tried this puzzle before: this answer does not change the ratings.") }) : null,
       seats(p, reveal),
       boneyard(p, reveal),
       train(p),
@@ -324,6 +334,7 @@ export const Puzzles = (() => {
     let body;
     if (P.error) body = h("p", { class: "error", id: "puzzle-error", text: P.error });
     else if (P.mode === "streak" && P.data && !P.data.puzzle) body = streakStart();
+    else if (P.mode === "mine" && P.data) body = mineList(P.data, go);
     else if (!P.data || !P.data.puzzle) body = h("p", { class: "loading", text: "…" });
     else body = puzzleCard(P.data.puzzle);
     return h("main", { class: "puzzles" }, pageTools(), head, tabs(), body);
