@@ -107,6 +107,22 @@ def take_turn(page: Page, prefer: str = "play") -> None:
     page.wait_for_function(f"() => S.last > {before}", timeout=15_000)
 
 
+def play_to_the_end(page: Page, prefer: str = "play") -> None:
+    """Take turns (``take_turn``'s ``prefer``) and close round summaries until the game
+    is over."""
+    for _ in range(400):
+        if page.evaluate("() => S.frame && S.frame.over"):
+            return
+        if wait_for_turn_or_summary(page) == "summary":
+            if page.evaluate("() => S.frame.over"):
+                return
+            page.locator('[data-key="continue"]').click()
+            page.wait_for_function("() => !document.querySelector('.summary') || S.frame.over")
+            continue
+        take_turn(page, prefer)
+    raise AssertionError("the game did not end")
+
+
 def outside_viewport(page: Page, selector: str) -> list[str]:
     """Elements matching ``selector`` that are not wholly on the screen."""
     found: list[str] = page.evaluate(

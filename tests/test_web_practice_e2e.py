@@ -6,7 +6,8 @@ summary, shown from seat 1's view and stepped back to a position in the middle
 of a round; "Play on from here" asks for the computer's level and how the
 hidden tiles are dealt ("Dealt again"); the practice table shows that very
 position (the hand, the train, the counts) marked as practice, and the round is
-played on to its end against the bot; the summary leads back to the replay.
+played on to its end against the bot; the summary leads back to the replay (desktop)
+or plays the same position again at a new table (phone).
 """
 
 from __future__ import annotations
@@ -25,27 +26,13 @@ from playwright.sync_api import Page, expect  # noqa: E402
 from browser_helpers import (  # noqa: E402
     create_table,
     outside_viewport,
+    play_to_the_end,
     take_turn,
     wait_for_turn_or_summary,
     watch_errors,
 )
 
 SCREENS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
-
-
-def play_to_the_end(page: Page) -> None:
-    """Take turns (and close round summaries) until the game is over."""
-    for _ in range(400):
-        if page.evaluate("() => S.frame && S.frame.over"):
-            return
-        if wait_for_turn_or_summary(page) == "summary":
-            if page.evaluate("() => S.frame.over"):
-                return
-            page.locator('[data-key="continue"]').click()
-            page.wait_for_function("() => !document.querySelector('.summary') || S.frame.over")
-            continue
-        take_turn(page)
-    raise AssertionError("the game did not end")
 
 
 @pytest.mark.parametrize("screen", list(SCREENS))
@@ -113,7 +100,19 @@ def test_play_on_from_a_replays_position_to_the_end_of_the_round(
     expect(page.locator("#summary-title")).to_contain_text("practice round is over")
     expect(page.locator("#rematch-button")).to_have_count(0)
     expect(page.locator("#practice-back")).to_be_visible()
+    expect(page.locator("#practice-again")).to_be_visible()
     page.screenshot(path=str(shots / f"practice-summary-{screen}.png"))
+    if screen == "phone":  # "Play it again": the same position at a new table
+        first = page.evaluate("() => S.frame.table")
+        page.locator("#practice-again").click()
+        page.wait_for_function(
+            f"() => S.frame && S.live && S.frame.practice && S.frame.table !== {first!r}"
+        )
+        again = page.evaluate("() => S.frame")
+        assert again["round"]["hand"] == shown["hands"][0]
+        assert again["round"]["train"] == shown["train"]
+        assert again["you"] == 0 and errors == []
+        return
     page.locator("#practice-back").click()
     page.wait_for_url(f"**/replay/{code}/{game}?seat=1&step={target}")
     page.locator("#replay-slider").wait_for()

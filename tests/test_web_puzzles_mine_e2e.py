@@ -25,9 +25,8 @@ from playwright.sync_api import Browser, expect  # noqa: E402
 
 from browser_helpers import (  # noqa: E402
     create_table,
+    play_to_the_end,
     sign_up,
-    take_turn,
-    wait_for_turn_or_summary,
     watch_errors,
 )
 
@@ -44,15 +43,7 @@ def test_a_blunder_of_an_analysed_game_comes_back_as_a_puzzle(
     page.goto(server.url("/"))
     sign_up(page, f"Mine{width}")
     code = create_table(page, server.url("/"), ["easy"], target=10)
-    for _ in range(300):  # draw or pass whenever allowed: the analysis will have words
-        if page.evaluate("() => S.frame.over"):
-            break
-        if wait_for_turn_or_summary(page) == "summary":
-            if page.evaluate("() => S.frame.over"):
-                break
-            page.locator('[data-key="continue"]').click()
-            continue
-        take_turn(page, prefer="draw")
+    play_to_the_end(page, prefer="draw")  # draw or pass when allowed: costly habits
     page.wait_for_function("() => S.frame.over")
     game = page.evaluate("() => S.frame.game")
 

@@ -21,24 +21,13 @@ require_module("playwright")
 from playwright.sync_api import Page, expect  # noqa: E402
 
 from analysis_helpers import expert_record  # noqa: E402
-from browser_helpers import create_table, take_turn, wait_for_turn_or_summary, watch_errors  # noqa: E402
+from browser_helpers import (  # noqa: E402
+    create_table,
+    play_to_the_end,
+    watch_errors,
+)
 
 DESKTOP = {"width": 1280, "height": 900}
-
-
-def play_to_the_end(page: Page) -> None:
-    """Take turns (and close round summaries) until the game is over."""
-    for _ in range(400):
-        if page.evaluate("() => S.frame && S.frame.over"):
-            return
-        if wait_for_turn_or_summary(page) == "summary":
-            if page.evaluate("() => S.frame.over"):
-                return
-            page.locator('[data-key="continue"]').click()
-            page.wait_for_function("() => !document.querySelector('.summary') || S.frame.over")
-            continue
-        take_turn(page)
-    raise AssertionError("the game did not end")
 
 
 def test_the_replay_steps_to_its_end_and_shows_the_final_score(

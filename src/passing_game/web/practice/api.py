@@ -49,6 +49,7 @@ from passing_game.web.http.addresses import AddressLimits, too_many
 from passing_game.web.practice.model import HIDDEN, PracticeError, Setup, setup
 from passing_game.web.practice.service import practice_table
 from passing_game.web.protocol import ProtocolError, clean_code, clean_name
+from passing_game.web.review.api import read_body
 from passing_game.web.review.replay import (
     MAX_RECORD_BYTES,
     Refused,
@@ -89,25 +90,9 @@ def _limit(request: Request) -> None:
 
 
 async def _body(request: Request) -> dict[str, Any]:
-    most = MAX_RECORD_BYTES + 4096
-    too_big = Refused(
-        413,
-        _("The file is too large: a game record is at most {n} KB.").format(
-            n=MAX_RECORD_BYTES // 1024
-        ),
-        "too-large",
-    )
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > most:
-        raise too_big
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > most:
-            raise too_big
-        chunks.append(chunk)
+    raw = await read_body(request, MAX_RECORD_BYTES + 4096)
     try:
-        body = decode(b"".join(chunks))
+        body = decode(raw)
     except ValueError:
         body = None
     if not isinstance(body, dict):

@@ -40,6 +40,8 @@ PRACTICE_TEXTS: dict[str, str] = {
         "One round, not rated, not kept in your games."
     ),
     "Back to the replay": N_("Back to the replay"),
+    # TRANSLATORS: the practice round's summary: the same position again, a new round.
+    "Play it again": N_("Play it again"),
 }
 
 __all__ = ["PRACTICE_TEXTS"]

@@ -177,7 +177,8 @@ async def _check_csrf(request: Request) -> None:
         raise Refused(403, _(OUT_OF_DATE), refused)
 
 
-async def _body(request: Request, most: int) -> bytes:
+async def read_body(request: Request, most: int) -> bytes:
+    """The request's body, at most ``most`` bytes (else 413 ``too-large``, as a record)."""
     declared = request.headers.get("content-length")
     too_big = Refused(
         413,
@@ -213,7 +214,7 @@ async def replay_upload(request: Request) -> Response:
     try:
         await _check_csrf(request)
         _limit(request, "replay_limits", REPLAY_REQUESTS)
-        raw = await _body(request, MAX_RECORD_BYTES)
+        raw = await read_body(request, MAX_RECORD_BYTES)
         body = await _off_loop(lambda: replay_data(*parse_record(raw)))
     except Refused as exc:
         return _answer(exc)
@@ -227,7 +228,7 @@ async def start_analysis(request: Request) -> Response:
         await _check_csrf(request)
         # Before the body is read: finding even a cached analysis parses the record.
         _limit(request, "analysis_requests", ANALYSIS_REQUESTS)
-        raw = await _body(request, MAX_RECORD_BYTES + 4096)
+        raw = await read_body(request, MAX_RECORD_BYTES + 4096)
         asked = await _off_loop(analysis_message, raw)
         if isinstance(asked, dict):
             text = await _stored_text(request, asked.get("code"), asked.get("game"))
@@ -334,6 +335,7 @@ __all__ = [
     "STALE_SECONDS",
     "Analyst",
     "analyst",
+    "read_body",
     "record_hash",
     "replay_data",
     "set_analyst",

@@ -8,8 +8,9 @@
 // for any table and goes there. At that table, practiceNote() marks the round
 // and practiceLinks() leads back to the replay it came from.
 
+import { accountPost } from "./account.js";
 import { dialogBox, h } from "./dom.js";
-import { sentenceStart, t } from "./i18n.js";
+import { I18N, sentenceStart, t } from "./i18n.js";
 import { seatNo } from "./seat.js";
 import { savedName, seatKey } from "./socket.js";
 import { S, changed } from "./state.js";
@@ -54,21 +55,51 @@ async function start(ctx) {
   Practice.error = null;
   changed();
   try {
-    const response = await ctx.post("/api/practice", ctx.body({ seat: Practice.seat, level: Practice.level, hidden: Practice.hidden, name: savedName() }));
+    const body = ctx.body({ seat: Practice.seat, level: Practice.level, hidden: Practice.hidden, name: savedName() });
+    const response = await ctx.post("/api/practice", body);
     let got = null;
     try {
       got = await response.json();
     } catch (e) {
       got = null;
     }
-    if (!response.ok || !got || !got.code) throw new Error(got && got.error ? sentenceStart(got.error) : t("The server could not be reached; try again."));
-    localStorage.setItem(seatKey(got.code), JSON.stringify({ seat: got.seat, token: got.token }));
-    localStorage.setItem(FROM + got.code, ctx.from);
-    location.assign(got.link);
+    go(response.ok, got, ctx.from, body);
   } catch (e) {
     Practice.busy = false;
     Practice.error = e.message;
     changed();
+  }
+}
+
+// To the practice table made (``got``: POST /api/practice's answer), keeping its seat's
+// token, the replay it came from and, for a table's game (a short body), how to make
+// it again; a refusal is thrown as its sentence.
+function go(ok, got, from, body) {
+  if (!ok || !got || !got.code) throw new Error(got && got.error ? sentenceStart(got.error) : t("The server could not be reached; try again."));
+  localStorage.setItem(seatKey(got.code), JSON.stringify({ seat: got.seat, token: got.token }));
+  localStorage.setItem(FROM + got.code, JSON.stringify({ from, again: body.length < 2000 ? body : null }));
+  location.assign(got.link);
+}
+
+function saved(code) {
+  try {
+    const found = JSON.parse(localStorage.getItem(FROM + code) || "null");
+    return found && typeof found.from === "string" ? found : null;
+  } catch (e) {
+    return null;
+  }
+}
+
+// The summary's "Play it again": the same position, the same choices, a new table.
+async function again(frame, found, button) {
+  button.disabled = true;
+  try {
+    const { ok, data } = await accountPost("/api/practice?lang=" + encodeURIComponent(I18N.language), JSON.parse(found.again));
+    go(ok, data, found.from, found.again);
+  } catch (e) {
+    button.disabled = false;
+    button.title = e.message;
+    button.textContent = e.message;
   }
 }
 
@@ -133,6 +164,11 @@ export function practiceNote(frame) {
 }
 
 export function practiceLinks(frame) {
-  const from = localStorage.getItem(FROM + frame.table);
-  return from && from.startsWith("/replay") ? [h("a", { class: "button primary", id: "practice-back", href: from }, t("Back to the replay"))] : [];
+  const found = saved(frame.table);
+  if (!found || !found.from.startsWith("/replay")) return [];
+  const links = [h("a", { class: "button primary", id: "practice-back", href: found.from }, t("Back to the replay"))];
+  if (found.again) {
+    links.push(h("button", { type: "button", id: "practice-again", "data-key": "practice-again", onclick: (e) => again(frame, found, e.currentTarget) }, t("Play it again")));
+  }
+  return links;
 }
