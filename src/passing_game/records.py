@@ -110,13 +110,17 @@ def _marks_by_round(match: Match, marks: _Marks | None) -> dict[int, dict[int, s
 
 
 def match_to_record(
-    match: Match, names: Sequence[str] | None = None, marks: _Marks | None = None
+    match: Match,
+    names: Sequence[str] | None = None,
+    marks: _Marks | None = None,
+    fairness: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The record of ``match`` as plain JSON-ready data.
 
     ``marks`` maps ``(round_number, move_index)`` (both from 1) to a kind in
     ``MARK_KINDS``; a mark on a move the match does not have, or of an
-    unknown kind, raises ``ValueError``.
+    unknown kind, raises ``ValueError``. ``fairness`` is written as given
+    (``passing_game.fairness.Fairness.to_dict``: the commitment revealed).
     """
     grouped = _marks_by_round(match, marks)
     record: dict[str, Any] = {
@@ -134,6 +138,8 @@ def match_to_record(
         record["resigned"] = match.resigned
     if names is not None:
         record["names"] = [str(n) for n in names]
+    if fairness is not None:
+        record["fairness"] = dict(fairness)
     return record
 
 
@@ -142,9 +148,12 @@ def dump_record(
     names: Sequence[str] | None = None,
     indent: int | None = 1,
     marks: _Marks | None = None,
+    fairness: Mapping[str, Any] | None = None,
 ) -> str:
-    """The record of ``match`` as JSON text (``marks`` as in ``match_to_record``)."""
-    return json.dumps(match_to_record(match, names, marks), indent=indent, ensure_ascii=False)
+    """The record of ``match`` as JSON text (``marks``, ``fairness``: as in
+    ``match_to_record``)."""
+    record = match_to_record(match, names, marks, fairness)
+    return json.dumps(record, indent=indent, ensure_ascii=False)
 
 
 def _need(mapping: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
