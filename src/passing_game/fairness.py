@@ -98,6 +98,10 @@ class Fairness:
         given[seat] = value
         return replace(self, contributions=tuple(given))
 
+    def to_json(self) -> str:
+        """As a store keeps it (``from_dict`` reads it back)."""
+        return json.dumps(self.to_dict())
+
     def to_dict(self, digest: str | None = None) -> dict[str, Any]:
         """The record's ``fairness`` (``digest``: the moves', once the game is over)."""
         data: dict[str, Any] = {

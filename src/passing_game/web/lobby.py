@@ -21,6 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Literal
 
 from passing_game.bots import Bot
+from passing_game.fairness import Fairness
 from passing_game.i18n import DEFAULT_LANGUAGE, _, using_language
 from passing_game.moves import Move
 from passing_game.views import View
@@ -383,18 +384,19 @@ class Lobby:
                 rows.append(SeatRow(seat, "open", ""))
             else:
                 rows.append(SeatRow(seat, "bot", entry, entry))
-        seed = secrets.randbits(63)
+        committed = Fairness.new(rules.players)  # its deal's commitment (issue 26)
         you = spec.index("you")
         await self.db.create_table(
             NewTable(
                 code,
                 rules.to_dict(),
-                seed,
+                committed.seed,
                 tuple(rows),
                 creator=you,
                 clock=clock,
                 rated=rated,
                 public=bool(intent.get("public")),
+                fairness=committed.to_json(),
             )
         )
         await self.cluster.claim(code)  # its creator's process leads a new table

@@ -8,11 +8,11 @@ process's waiting people and their poll), which calls these.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from passing_game.fairness import Fairness
 from passing_game.i18n import _
 from passing_game.rules import Rules
 from passing_game.web.protocol import CLOCK_PRESETS, ProtocolError, random_code
@@ -141,12 +141,13 @@ def _match(tx: Tx, players: int, rated: bool, now: float, asker: str | None) -> 
     ]
     seats += [SeatRow(i, "bot", FILL_LEVEL, FILL_LEVEL) for i in range(len(chosen), players)]
     people = len(chosen)
+    committed = Fairness.new(players)  # its deal's commitment (issue 26)
     table_rows.insert_table(
         tx,
         NewTable(
             code,
             Rules(players=players).to_dict(),
-            secrets.randbits(63),
+            committed.seed,
             tuple(seats),
             created=now,
             creator=None,
@@ -154,6 +155,7 @@ def _match(tx: Tx, players: int, rated: bool, now: float, asker: str | None) -> 
             rated=rated and people == players,
             public=True,
             origin="quick",
+            fairness=committed.to_json(),
         ),
     )
     given: dict[str, int] = {}

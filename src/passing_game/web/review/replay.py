@@ -24,6 +24,7 @@ from passing_game.records import load_record, match_to_record, record_marks, rec
 from passing_game.steps import build_steps
 from passing_game.web.game.errors import UNREADABLE
 from passing_game.web.protocol import MAX_NAME, shown
+from passing_game.web.table import fairness as fair
 from passing_game.web.table import frames
 
 #: The largest record file the page may open.
@@ -123,6 +124,8 @@ def replay_data(data: Mapping[str, Any], match: Match) -> dict[str, Any]:
         "scores": list(match.scores),
         "winner": match.winner,
         "resigned": match.resigned,
+        # The commitment to the deals, checked (issue 26; a record without one: null).
+        "fairness": fair.checked(data, rules.players),
         "over": match.is_over,
         "ending": words.match_ending(match, seats),
         "thresholds": {"mistake": analysis.MISTAKE, "blunder": analysis.BLUNDER},

@@ -16,6 +16,7 @@
 import { backTile, domino, field, h, tileParts, toolButton } from "./dom.js";
 import { boardMarks, decisionMarks, evalGraph, markTile, points, signed, stepOf } from "./evalgraph.js";
 import { I18N, nt, sentenceStart, t } from "./i18n.js";
+import { replayFairness } from "./fairness.js";
 import { Motion } from "./motion.js";
 import { Practice, closePractice, practiceButton, practiceDialog } from "./practice.js";
 import { seatNo } from "./seat.js";
@@ -364,7 +365,7 @@ export const Replay = (() => {
       top,
       h("main", { class: "table-grid" },
         h("div", { class: "play" }, renderControls(steps), said, practiceButton(practice, !!step.summary), ending, seats, board, renderSummary(step)),
-        h("aside", { class: "side" }, renderPad(step), renderAnalysis())),
+        h("aside", { class: "side" }, renderPad(step), replayFairness(R.data), renderAnalysis())),
       practiceDialog(practice));
   }
 

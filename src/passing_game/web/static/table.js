@@ -8,6 +8,7 @@ import { askLeave, askResign, renderConfirm, renderSeatTools } from "./dialogs.j
 import { backTile, dialogBox, h, icon, toolButton } from "./dom.js";
 import { doPass, endChoice, renderHand } from "./hand.js";
 import { nt, t } from "./i18n.js";
+import { commitmentLine } from "./fairness.js";
 import { practiceNote } from "./practice.js";
 import { autoMark, isPlay, moveWords, renderSeat, whoParts } from "./seat.js";
 import { act, online, reconnectNow, refused } from "./socket.js";
@@ -191,6 +192,7 @@ export function renderTable() {
   }
   const side = h("aside", { class: "side" },
     renderPad(frame),
+    commitmentLine(frame),
     frame.summary && !S.summaryOpen ? h("button", { type: "button", class: "small", "data-key": "show-summary", onclick: () => { S.summaryOpen = true; changed(); } }, t("Last round's result")) : null,
     h("h2", { text: t("Moves") }),
     renderLog(frame));

@@ -67,8 +67,10 @@ class AsyncStore:
     ) -> None:
         await self._call(self.store.finish_game, code, game, record, also)
 
-    async def start_game(self, code: str, game: int, seed: int) -> None:
-        await self._call(self.store.start_game, code, game, seed)
+    async def start_game(
+        self, code: str, game: int, seed: int, fairness: str | None = None
+    ) -> None:
+        await self._call(self.store.start_game, code, game, seed, fairness)
 
     async def game_record(self, code: str, game: int) -> str | None:
         return await self._call(self.store.game_record, code, game)

@@ -232,15 +232,15 @@ class Store(ABC):
             if also is not None:
                 also(tx)
 
-    def start_game(self, code: str, game: int, seed: int) -> None:
-        """Start the table's next game (a rematch) with a new seed."""
+    def start_game(self, code: str, game: int, seed: int, fairness: str | None = None) -> None:
+        """Start the table's next game (a rematch) with a new seed (and its commitment)."""
         with self.transaction() as tx:
             at = tables.position(tx, code)
             if at is None:
                 raise StoreError(f"no table {code}")
             if at[0] + 1 != game:
                 raise StoreError(f"table {code} is at game {at[0]}; cannot start game {game}")
-            tables.start_game(tx, code, game, seed, at[1] + 1)
+            tables.start_game(tx, code, game, seed, at[1] + 1, fairness)
 
     def game_record(self, code: str, game: int) -> str | None:
         """The record of a finished game, or ``None``."""

@@ -60,6 +60,9 @@ class NewTable:
     #: The first game's explicit first deal (``web_games.deal``; a practice table's),
     #: or ``None``: its seed deals it.
     deal: str | None = None
+    #: The first game's commitment and its secrets (``Fairness.to_dict`` as JSON), or
+    #: ``None`` (a daily deal's, a practice round's).
+    fairness: str | None = None
 
 
 @dataclass(frozen=True)
@@ -87,6 +90,8 @@ class StoredTable:
     origin: str = "friends"
     #: The current game's explicit first deal, if it has one (``NewTable.deal``).
     deal: str | None = None
+    #: The current game's commitment and secrets, if it has them (``NewTable.fairness``).
+    fairness: str | None = None
 
 
 @dataclass(frozen=True)

@@ -266,6 +266,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # starts from an explicit first deal instead of its seed's (JSON: hands,
     # boneyard, leader), a practice table's.
     ("ALTER TABLE web_games ADD COLUMN deal TEXT",),
+    # Deals anyone can check (issue 26, item 3; passing_game.fairness): the game's
+    # secret seed, salt and contributions (JSON), its commitment shown before the deal.
+    ("ALTER TABLE web_games ADD COLUMN fairness TEXT",),
 )
 
 #: The schema version this code reads and writes.

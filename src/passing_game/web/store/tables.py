@@ -76,8 +76,9 @@ def insert_table(tx: Tx, table: NewTable) -> None:
     for seat in table.seats:
         insert_seat(tx, table.code, seat)
     tx.run(
-        "INSERT INTO web_games (code, game, seed, first_seq, deal) VALUES (?, 1, ?, 1, ?)",
-        (table.code, table.seed, table.deal),
+        "INSERT INTO web_games (code, game, seed, first_seq, deal, fairness)"
+        " VALUES (?, 1, ?, 1, ?, ?)",
+        (table.code, table.seed, table.deal, table.fairness),
     )
 
 
@@ -137,7 +138,8 @@ def load_table(tx: Tx, code: str) -> StoredTable | None:
         )
     )
     game_row = tx.one(
-        "SELECT seed, finished, resigned, deal FROM web_games WHERE code = ? AND game = ?",
+        "SELECT seed, finished, resigned, deal, fairness FROM web_games"
+        " WHERE code = ? AND game = ?",
         (code, game),
     )
     if game_row is None:
@@ -176,6 +178,7 @@ def load_table(tx: Tx, code: str) -> StoredTable | None:
         public=bool(row[12]),
         origin=str(row[13] or "friends"),
         deal=None if game_row[3] is None else str(game_row[3]),
+        fairness=None if game_row[4] is None else str(game_row[4]),
     )
 
 
@@ -247,11 +250,13 @@ def finish_game(tx: Tx, code: str, game: int, record: str) -> None:
     )
 
 
-def start_game(tx: Tx, code: str, game: int, seed: int, first_seq: int) -> None:
+def start_game(
+    tx: Tx, code: str, game: int, seed: int, first_seq: int, fairness: str | None = None
+) -> None:
     """The table's next game, its moves numbered from ``first_seq``."""
     tx.run(
-        "INSERT INTO web_games (code, game, seed, first_seq) VALUES (?, ?, ?, ?)",
-        (code, game, seed, first_seq),
+        "INSERT INTO web_games (code, game, seed, first_seq, fairness) VALUES (?, ?, ?, ?, ?)",
+        (code, game, seed, first_seq, fairness),
     )
     tx.run("UPDATE web_tables SET game = ? WHERE code = ?", (game, code))
 

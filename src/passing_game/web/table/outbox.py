@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import astuple
 from typing import Any, Protocol
 
+from passing_game.fairness import Fairness
 from passing_game.i18n import _, using_language
 from passing_game.web.daily import DAILY_ROUNDS
 from passing_game.web.game import clock, seats
@@ -22,6 +23,7 @@ from passing_game.web.practice import model as practice
 from passing_game.web.ratings.shown import RatingsShown
 from passing_game.web.server.cluster import Cluster
 from passing_game.web.server.observe import Metrics
+from passing_game.web.table import fairness as fair
 from passing_game.web.table import frames
 from passing_game.web.table.conn import Conn, encode
 
@@ -52,6 +54,8 @@ class Told(Protocol):
     touched: float
     #: What changed since the other processes were last told (the leader's).
     changes: dict[str, Any]
+    #: The current game's commitment and its secrets, if it has them (``fairness.py``).
+    fairness: Fairness | None
 
     @property
     def seats(self) -> Sequence[Held]: ...
@@ -163,6 +167,8 @@ class Outbox:
         frame["alone"] = viewer is not None and seats.alone(state, viewer)
         frame["adjourns"] = viewer is not None and seats.adjourns(state, viewer)
         frame["resigned"] = state.resigned
+        # The commitment to the deal, for every viewer from the start (issue 26, fairness.py).
+        frame.update(fair.frame_fields(self.table.fairness, state.match))
         if state.origin == "daily":
             frame["daily"] = {"rounds": DAILY_ROUNDS}
         if state.origin == practice.ORIGIN:  # one round from a replay's position (issue 25)

@@ -10,25 +10,24 @@ its broadcast, so two events never interleave; while it is held the table
 waits for the database in a worker thread (``AsyncStore``) and the event
 loop goes on serving every other table.
 
-The table's other jobs are its parts: ``seating`` (its connections and
-seat tokens), ``outbox`` (frames out), ``autoplay`` (the one place a bot's
-move is chosen, off the event loop), ``replica`` (following a leader,
-through the same ``apply_*`` methods as the leader) and ``ratings`` (what
-it shows of its game's rating changes). Each names what it uses of the
-table in a ``Protocol`` of its own and never imports this module; the
-table, in turn, knows its process only as a ``Host``.
+Its other jobs are its parts: ``seating`` (connections, seat tokens),
+``outbox`` (frames out), ``autoplay`` (the one place a bot's move is chosen,
+off the event loop), ``replica`` (following a leader through the same
+``apply_*`` methods), ``ratings`` (its game's rating changes shown) and
+``fairness`` (the deal's commitment). Each names what it uses of the table in
+a ``Protocol`` of its own; the table knows its process only as a ``Host``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+from passing_game.fairness import Fairness
 from passing_game.i18n import _
 from passing_game.moves import Move
 from passing_game.records import dump_record
@@ -44,6 +43,7 @@ from passing_game.web.ratings.model import Change, outcome_for
 from passing_game.web.ratings.service import rate_tx
 from passing_game.web.ratings.shown import RatingsShown
 from passing_game.web.store import AsyncStore, DuplicateMove, StoredTable, Tx
+from passing_game.web.table import fairness as fair
 from passing_game.web.table import frames
 from passing_game.web.table.autoplay import Autoplay, Thinker
 from passing_game.web.table.botplay import bot_choices, level_choices
@@ -112,6 +112,8 @@ class Table:
         #: What changed since the other processes were last told (the leader's).
         self.changes: dict[str, Any] = {}
         self._wake: asyncio.TimerHandle | None = None
+        #: The commitment drawn for the game the intent being handled may deal.
+        self._fresh: Fairness | None = None
         self.ratings = RatingsShown(self, lobby.spawn, lambda: self.outbox.broadcast())
         self.outbox = Outbox(self, lobby, self.ratings)
         self.seating = Seating(self, self.outbox, lobby)
@@ -142,13 +144,13 @@ class Table:
         self.timer = stored.timer
         self.game = stored.game
         self.seq = stored.last_seq
-        self._start_game(stored.seed)
+        self._start_game(stored.seed, fair.loaded(stored.fairness, self.rules.players))
         self.match = stored_match(stored)
         self.played_by: list[str | None] = list(stored.played_by) or [None] * len(stored.moves)
         self.resigned: int | None = stored.resigned
 
-    def _start_game(self, seed: int) -> None:
-        self.seed = seed
+    def _start_game(self, seed: int, fairness: Fairness | None = None) -> None:
+        self.seed, self.fairness = seed, fairness  # fairness: the commitment (fair.py)
         # A daily deal's match ends after its rounds (web/daily.py, P31).
         self.match = match_for(self.origin, self.rules, seed)
         self.played_by = []
@@ -221,11 +223,9 @@ class Table:
         return frames.seat_names([s.row for s in self.seats])
 
     def record(self) -> str:
-        text = dump_record(
-            self.match,
-            names=self.names(),
-            marks=seat_rules.record_marks(self.match, self.played_by),
-        )
+        marks = seat_rules.record_marks(self.match, self.played_by)
+        revealed = fair.revealed(self.fairness, self.match)
+        text = dump_record(self.match, names=self.names(), marks=marks, fairness=revealed)
         if self.origin == practice.ORIGIN:
             return practice.practice_record(text)
         return daily_record(text) if self.origin == "daily" else text
@@ -263,8 +263,9 @@ class Table:
             fields["levels"], fields["shown"] = bot_choices(), level_choices()
         seat = None if intent.type == "join" else actor.seat
         # Fresh randomness costs a system call: drawn only for an intent that deals.
-        deal = intent.type in authority.DEALING
-        event = events.Act(seat, intent.type, fields, seed=secrets.randbits(63) if deal else 0)
+        # A game it deals gets a commitment of its own (fair.py): its seed is its seed.
+        self._fresh = Fairness.new(self.rules.players) if intent.type in authority.DEALING else None
+        event = events.Act(seat, intent.type, fields, seed=self._fresh.seed if self._fresh else 0)
         return dict(await self.dispatch(event))
 
     async def dispatch(self, event: events.Event) -> Mapping[str, Any]:
@@ -335,9 +336,10 @@ class Table:
                 self.resigned = effect.seat
                 done.finished = True
             elif isinstance(effect, events.NewGame):
-                await self.db.start_game(self.code, effect.game, effect.seed)
+                made = self._fresh if self._fresh and self._fresh.seed == effect.seed else None
+                await self.db.start_game(self.code, effect.game, effect.seed, fair.stored(made))
                 self.game = effect.game
-                self._start_game(effect.seed)
+                self._start_game(effect.seed, made)
                 self.changes["reset"] = 1
             elif isinstance(effect, events.Finish):
                 await self.finish()
