@@ -31,7 +31,7 @@ LAYERS: dict[str, list[str]] = {
     # What several screens share: seats' words and cards, the account (its
     # tool-bar button and dialog) and the ratings in words, the tool bars and the
     # rules, the table's dialogs.
-    "widgets": ["seat.js", "ratings.js", "account.js", "tools.js", "dialogs.js"],
+    "widgets": ["reputation.js", "seat.js", "ratings.js", "account.js", "tools.js", "dialogs.js"],
     # One screen's own pieces: what just happened, the hand, the train, the summary, quick
     # play, the tile tracker, your games, the replay's analysis graph and board marks.
     "parts": [

@@ -92,6 +92,7 @@ from passing_game.web.puzzles.api import ROUTES as PUZZLE_ROUTES
 from passing_game.web.puzzles.mine_api import ROUTES as MINE_PUZZLE_ROUTES
 from passing_game.web.quickplay.service import ROUTES as QUICK_ROUTES
 from passing_game.web.ratings.service import ROUTES as RATING_ROUTES
+from passing_game.web.reputation import ROUTES as REPUTATION_ROUTES
 from passing_game.web.review.api import ROUTES as REVIEW_ROUTES
 from passing_game.web.server.observe import Health, Metrics
 from passing_game.web.store import Store, StoreError, open_store
@@ -389,6 +390,7 @@ def create_app(
         *MINE_PUZZLE_ROUTES,  # before PUZZLE_ROUTES: /api/puzzles/{id} would take "mine"
         *PUZZLE_ROUTES,
         *PRACTICE_ROUTES,
+        *REPUTATION_ROUTES,
         Route("/", page),
         Route("/t/{code}", page),
         Route("/api/config", _config),

@@ -15,6 +15,7 @@ from passing_game.web.learn.words import LEARN_TEXTS
 from passing_game.web.practice.words import PRACTICE_TEXTS
 from passing_game.web.puzzles.words import PUZZLE_TEXTS
 from passing_game.web.ratings.words import RATING_TEXTS
+from passing_game.web.reputation import REPUTATION_TEXTS
 from passing_game.web.review.words import REVIEW_TEXTS
 from passing_game.web.table.fairness import FAIRNESS_TEXTS
 
@@ -435,4 +436,5 @@ PAGE_TEXTS: dict[str, str] = {
     **PRACTICE_TEXTS,
     **FAIRNESS_TEXTS,
     **REVIEW_TEXTS,
+    **REPUTATION_TEXTS,
 }

@@ -6,6 +6,7 @@ import { Countdown } from "./clock.js";
 import { backTile, h, icon, tileOf } from "./dom.js";
 import { nt, t } from "./i18n.js";
 import { Motion } from "./motion.js";
+import { reputationMark } from "./reputation.js";
 import { act } from "./socket.js";
 import { S, changed, render } from "./state.js";
 
@@ -155,6 +156,7 @@ export function renderSeat(frame, seat, partner = false) {
       s.standin ? null : h("span", { class: "conn", text: status }),
       frame.rules.partnerships ? h("span", { class: "team", text: t("Team {a}+{b}", { a: s.side + 1, b: s.side + 3 }) }) : null,
       h("span", { class: "score", text: nt("{n} point", score) }),
+      s.account ? reputationMark(s.name, frame.table + "/" + frame.game) : null,
       hintsTaken(frame, s)),
     s.standin ? h("div", { class: "standin-note" }, icon("robot"), h("span", { text: t("Stand-in bot playing") })) : null,
     s.you && frame.can_come_back && s.away !== "paused" ? h("button", { type: "button", class: "primary small", id: "back-button", "data-key": "back",

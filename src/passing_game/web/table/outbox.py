@@ -114,6 +114,8 @@ class Outbox:
                 # A person without an account is marked: a guest never looks like one.
                 # A practice round's one person sits with bots only: nobody to tell.
                 "guest": s.is_person and s.row.user_id is None and state.origin != practice.ORIGIN,
+                # An account's seat: the page shows its reputation (web/reputation.py).
+                "account": s.is_person and s.row.user_id is not None,
                 # Whether the table's creator may give the seat away now (issue 22).
                 "absent": s.kind != "bot" and seats.gone_for_now(state, s, now),
                 "hints": s.row.hints,
