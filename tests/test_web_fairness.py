@@ -26,23 +26,15 @@ from starlette.testclient import TestClient
 from passing_game.fairness import check, check_moves, commitment
 from passing_game.records import load_record
 from passing_game.web.http.app import create_app
-from passing_game.web.store import PostgresStore, SqliteStore, Store
-from web_helpers import PG_URL, Player, create, pg_schema, time_limit
+from passing_game.web.store import Store
+from web_helpers import Player, create, either_store, time_limit
 
 HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    if request.param == "sqlite":
-        made: Store = SqliteStore(str(tmp_path / "fair.sqlite3"))
-        yield made
-        made.close()
-        return
-    with pg_schema("fair") as schema:
-        made = PostgresStore(PG_URL, schema=schema)
-        yield made
-        made.close()
+    yield from either_store(request.param, tmp_path, "fair")
 
 
 def csrf(client: TestClient) -> dict[str, str]:

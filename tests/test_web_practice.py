@@ -31,22 +31,14 @@ from passing_game.web.http.addresses import AddressLimits
 from passing_game.web.http.app import create_app
 from passing_game.web.practice import api as practice_api
 from passing_game.web.practice import model
-from passing_game.web.store import PostgresStore, SqliteStore, Store
-from web_helpers import PG_URL, TILE_TEXT, Player, create, pg_schema, time_limit
+from passing_game.web.store import Store
+from web_helpers import TILE_TEXT, Player, create, either_store, time_limit
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
     """Both databases (PostgreSQL when PASSING_GAME_TEST_PG_URL names one)."""
-    if request.param == "sqlite":
-        made: Store = SqliteStore(str(tmp_path / "practice.sqlite3"))
-        yield made
-        made.close()
-        return
-    with pg_schema("practice") as schema:
-        made = PostgresStore(PG_URL, schema=schema)
-        yield made
-        made.close()
+    yield from either_store(request.param, tmp_path, "practice")
 
 
 def client_for(store: Store) -> TestClient:

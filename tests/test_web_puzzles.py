@@ -34,10 +34,10 @@ from passing_game.web.puzzles.model import Catalog
 from passing_game.web.puzzles.service import Solver
 from passing_game.web.puzzles.shown import puzzle_json
 from passing_game.web.puzzles.words import PUZZLE_PLURALS, PUZZLE_TEXTS
-from passing_game.web.store import PostgresStore, SqliteStore, Store
+from passing_game.web.store import Store
 from passing_game.web.store import puzzles as rows
 from site_helpers import Site
-from web_helpers import PG_URL, pg_schema, time_limit
+from web_helpers import either_store, time_limit
 
 PUZZLES = shipped()
 BY_ID = {p.id: p for p in PUZZLES}
@@ -47,16 +47,7 @@ STATIC = Path(__file__).parent.parent / "src" / "passing_game" / "web" / "static
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def any_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    if request.param == "sqlite":
-        made: Store = SqliteStore(tmp_path / "puzzles.sqlite3")
-        yield made
-        made.close()
-        return
-    with pg_schema("pz") as schema:
-        assert PG_URL is not None
-        made = PostgresStore(PG_URL, schema=schema)
-        yield made
-        made.close()
+    yield from either_store(request.param, tmp_path, "pz")
 
 
 @pytest.fixture

@@ -38,9 +38,9 @@ from passing_game.web.ratings.service import (
     rate_game,
     replay,
 )
-from passing_game.web.store import PostgresStore, SeatRow, SqliteStore, Store
+from passing_game.web.store import SeatRow, SqliteStore, Store
 from site_helpers import PASSWORD, Site
-from web_helpers import PG_URL, Player, blocking, pg_schema, time_limit
+from web_helpers import Player, blocking, either_store, time_limit
 
 
 @pytest.fixture
@@ -303,15 +303,7 @@ def test_teams_rate_as_teams_and_a_leavers_partner_keeps_their_rating(
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def any_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    if request.param == "sqlite":
-        made: Store = SqliteStore(tmp_path / "any.sqlite3")
-        yield made
-        made.close()
-        return
-    with pg_schema("r") as schema:
-        made = PostgresStore(PG_URL, schema=schema)
-        yield made
-        made.close()
+    yield from either_store(request.param, tmp_path, "r")
 
 
 def two_player(first: str, second: str, winner: int = 0) -> Outcome:

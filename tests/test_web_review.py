@@ -33,8 +33,8 @@ from passing_game.records import dump_record
 from passing_game.web.http.app import create_app
 from passing_game.web.review import analyses
 from passing_game.web.review import api as review
-from passing_game.web.store import PostgresStore, SqliteStore, Store
-from web_helpers import PG_URL, TILE_TEXT, Player, create, pg_schema, time_limit
+from passing_game.web.store import SqliteStore, Store
+from web_helpers import TILE_TEXT, Player, create, either_store, time_limit
 
 
 @pytest.fixture
@@ -265,15 +265,7 @@ def test_a_stored_games_analysis_in_worker_processes(store: SqliteStore) -> None
 @pytest.fixture(params=["sqlite", "postgresql"])
 def any_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
     """Both databases (PostgreSQL when PASSING_GAME_TEST_PG_URL names one)."""
-    if request.param == "sqlite":
-        made: Store = SqliteStore(str(tmp_path / "claims.sqlite3"))
-        yield made
-        made.close()
-        return
-    with pg_schema("t") as schema:
-        made = PostgresStore(PG_URL, schema=schema)
-        yield made
-        made.close()
+    yield from either_store(request.param, tmp_path, "t")
 
 
 def test_progress_is_shared_and_a_dead_processs_row_is_taken_over(any_store: Store) -> None:

@@ -61,6 +61,23 @@ def pg_schema(prefix: str) -> Iterator[str]:
             conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
+def either_store(kind: str, folder: Path, prefix: str) -> Iterator[Any]:
+    """For a fixture over both databases: a ``SqliteStore`` in ``folder`` (``kind``
+    ``"sqlite"``) or a ``PostgresStore`` in a fresh schema, closed afterwards."""
+    from passing_game.web.store import PostgresStore, SqliteStore
+
+    if kind == "sqlite":
+        made: Any = SqliteStore(folder / f"{prefix}.sqlite3")
+        yield made
+        made.close()
+        return
+    with pg_schema(prefix) as schema:
+        assert PG_URL is not None
+        made = PostgresStore(PG_URL, schema=schema)
+        yield made
+        made.close()
+
+
 def blocking(work: Coroutine[Any, Any, T]) -> T:
     """Run a coroutine to its end from a test (``Accounts``' methods are coroutines), in
     a thread of its own: Playwright's sync API keeps an event loop running in the
