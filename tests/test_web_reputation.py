@@ -100,3 +100,14 @@ def test_an_accounts_reputation_from_its_games_and_the_seat_says_account(site: S
     for name in ("nobody", "x" * 200, "%00"):
         missing = site.get(None, f"/api/reputation/{name}")
         assert missing.status_code == 404 and missing.json()["code"] == "no-account"
+
+
+def test_one_address_asking_too_often_is_held_back(site: Site) -> None:
+    """Each answer reads up to 200 records: an address is limited (2 a second, 20 at once)."""
+    site.sign_up("Ana", address="10.0.0.9")
+    codes = [site.get("Ana", "/api/reputation/Ana").status_code for _ in range(30)]
+    assert codes[0] == 200 and 429 in codes
+    refused = site.get("Ana", "/api/reputation/Ana")
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
+    site.sign_up("Ben", address="10.0.0.10")  # another address is not held back
+    assert site.get("Ben", "/api/reputation/Ana").status_code == 200

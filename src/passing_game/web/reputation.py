@@ -33,6 +33,7 @@ from passing_game.errors import PassingGameError
 from passing_game.i18n import N_, _
 from passing_game.records import load_record, record_marks
 from passing_game.web.accounts.flows import name_key
+from passing_game.web.http.addresses import held_back
 from passing_game.web.store import Store
 from passing_game.web.store import accounts as account_rows
 from passing_game.web.store import history as history_rows
@@ -42,6 +43,8 @@ from passing_game.web.store.history import GameRow
 MOST_GAMES = 200
 #: An unfinished game this old counts (as left, if the person was away from it).
 ABANDONED_AFTER = 24 * 3600.0
+#: Reputations an address may ask for: a second, and in a burst (each reads records).
+READ_RATE = (2.0, 20.0)
 #: The longest account name looked up.
 MAX_NAME = 64
 
@@ -146,6 +149,9 @@ def reputation(store: Store, name: str, now: float) -> dict[str, Any] | None:
 
 async def reputation_endpoint(request: Request) -> Response:
     """``GET /api/reputation/NAME``."""
+    limited = held_back(request, "reputation_limits", READ_RATE)
+    if limited is not None:
+        return limited
     name = request.path_params["name"]
     found = None
     if isinstance(name, str) and 0 < len(name) <= MAX_NAME:

@@ -18,6 +18,9 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
 from passing_game.i18n import ngettext
 from passing_game.web.protocol import RateLimit
 
@@ -117,4 +120,20 @@ def too_many(wait: float) -> tuple[str, int]:
     return text, seconds
 
 
-__all__ = ["AddressLimits", "address_key", "client_key", "too_many"]
+def held_back(request: Request, name: str, rate: tuple[float, float]) -> Response | None:
+    """A 429 answer when the request's address has asked ``name`` too often (``rate``:
+    requests a second, burst), else ``None``. The limits live in the app's state."""
+    state = request.app.state
+    limits = getattr(state, name, None)
+    if limits is None:
+        limits = AddressLimits(*rate)
+        setattr(state, name, limits)
+    wait = float(limits.wait(request.client.host if request.client else None))
+    if wait <= 0:
+        return None
+    message, seconds = too_many(wait)
+    body = {"error": message, "code": "rate-limit"}
+    return JSONResponse(body, 429, headers={"Retry-After": str(seconds)})
+
+
+__all__ = ["AddressLimits", "address_key", "client_key", "held_back", "too_many"]

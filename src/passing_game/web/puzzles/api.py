@@ -41,7 +41,7 @@ from passing_game.puzzles import Puzzle, shipped
 from passing_game.web.accounts.api import change_refused, current_user, secure
 from passing_game.web.accounts.flows import hash_secret
 from passing_game.web.game.errors import OUT_OF_DATE
-from passing_game.web.http.addresses import AddressLimits, too_many
+from passing_game.web.http.addresses import held_back
 from passing_game.web.http.page import page
 from passing_game.web.puzzles import service
 from passing_game.web.puzzles.model import Catalog, daily, day_of, legal, same_move
@@ -197,17 +197,7 @@ async def streak_endpoint(request: Request) -> Response:
 
 
 def _limited(request: Request) -> Response | None:
-    state = request.app.state
-    limits = getattr(state, "puzzle_limits", None)
-    if limits is None:
-        limits = state.puzzle_limits = AddressLimits(*SOLVE_RATE)
-    wait = float(limits.wait(request.client.host if request.client else None))
-    if wait <= 0:
-        return None
-    message, seconds = too_many(wait)
-    return JSONResponse(
-        {"error": message, "code": "rate-limit"}, 429, headers={"Retry-After": str(seconds)}
-    )
+    return held_back(request, "puzzle_limits", SOLVE_RATE)
 
 
 async def new_streak_endpoint(request: Request) -> Response:

@@ -27,11 +27,15 @@ from starlette.routing import Route
 from passing_game.i18n import _
 from passing_game.web.accounts.api import change_refused, current_user
 from passing_game.web.game.errors import OUT_OF_DATE, SIGN_IN_FIRST
+from passing_game.web.http.addresses import held_back
 from passing_game.web.puzzles import service
 from passing_game.web.puzzles.api import answer, checked_move, solver_of, you_json
 from passing_game.web.puzzles.mine import Mine, mine_by_id, puzzles_of
 from passing_game.web.puzzles.shown import puzzle_json
 from passing_game.web.puzzles.words import MINE_NONE
+
+#: Reads an address may make: a second, and in a burst (each reads the account's games).
+READ_RATE = (2.0, 20.0)
 
 
 def _error(message: str, code: str, status: int) -> JSONResponse:
@@ -68,6 +72,9 @@ def told_json(found: Mine) -> dict[str, Any]:
 
 async def list_endpoint(request: Request) -> Response:
     """``GET /api/puzzles/mine``: every blunder of the account's analysed games, newest first."""
+    limited = held_back(request, "mine_limits", READ_RATE)
+    if limited is not None:
+        return limited
     user = await current_user(request)
     if user is None:
         return _error(_(SIGN_IN_FIRST), "signed-out", 401)
@@ -89,6 +96,9 @@ async def list_endpoint(request: Request) -> Response:
 
 
 async def _found(request: Request) -> Mine | Response:
+    limited = held_back(request, "mine_limits", READ_RATE)
+    if limited is not None:
+        return limited
     user = await current_user(request)
     if user is None:
         return _error(_(SIGN_IN_FIRST), "signed-out", 401)
