@@ -264,3 +264,20 @@ def test_position_is_the_round_before_the_evaluated_move() -> None:
     rnd = position(match, judge(turn, found))
     assert rnd.to_move == 0 and rnd.view(0).hand == turn.view.hand
     assert rnd.view(0).history == turn.view.history
+
+
+def test_a_valuation_that_fails_costs_its_puzzle_not_the_analysis(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from passing_game.web.puzzles import exact
+
+    def fails(*_args: Any) -> None:
+        raise RuntimeError("a bug in the search")
+
+    match, state, _turn = crafted(
+        lambda legal, played: {m: (5.0 if m == legal[0] else -10.0) for m in legal}
+    )
+    result = Analysis.from_dict(state["analysis"])
+    monkeypatch.setattr(exact, "small_enough", lambda _rnd: True)
+    monkeypatch.setattr(exact, "value_position", fails)
+    assert exact.exact_values(match, result) == {}

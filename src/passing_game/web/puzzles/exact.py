@@ -13,6 +13,7 @@ Elsewhere a puzzle keeps the analysis's estimates and says so.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from concurrent.futures import Executor, Future
 from typing import Any
@@ -23,6 +24,8 @@ from passing_game.moves import code_to_move, parse_move
 from passing_game.puzzles import SearchLimit, Solver, count_deals, derive
 from passing_game.round import Round
 from passing_game.rules import Rules
+
+log = logging.getLogger("passing_game.web")
 
 #: The most deals of the unseen tiles valued exactly, by player count (as the generator).
 MAX_DEALS = {2: 1_000, 4: 1_500}
@@ -100,12 +103,20 @@ def exact_values(
             played.deal.leader,
             [str(m) for m in played.moves[: e.index - 1]],
         )
-        pending[str(e.step)] = (
-            executor.submit(value_position, *args) if executor else value_position(*args)
-        )
+        if executor is not None:
+            pending[str(e.step)] = executor.submit(value_position, *args)
+            continue
+        try:
+            pending[str(e.step)] = value_position(*args)
+        except Exception:  # as below: the puzzle is lost, not the analysis
+            log.exception("an exact valuation failed")
     found: dict[str, dict[str, Any]] = {}
     for step, got in pending.items():
-        value = got.result() if isinstance(got, Future) else got
+        try:
+            value = got.result() if isinstance(got, Future) else got
+        except Exception:  # a valuation that fails costs its puzzle, never the analysis
+            log.exception("an exact valuation failed")
+            continue
         if value is not None:
             found[step] = value
     return found
