@@ -21,8 +21,10 @@ import pytest
 
 pytest.importorskip("starlette")
 
+from click.testing import CliRunner
 from starlette.testclient import TestClient
 
+from passing_game.cli import main
 from passing_game.fairness import check, check_moves, commitment
 from passing_game.records import load_record
 from passing_game.web.http.app import create_app
@@ -41,7 +43,9 @@ def csrf(client: TestClient) -> dict[str, str]:
     return {"X-CSRF-Token": client.get("/api/account").json()["csrf"]}
 
 
-def test_every_frame_carries_the_commitment_the_record_reveals(store: Store) -> None:
+def test_every_frame_carries_the_commitment_the_record_reveals(
+    store: Store, tmp_path: Path
+) -> None:
     app = create_app(store, bot_delay=0, rate_limit=(1e6, 1e6))
     with time_limit(180), TestClient(app) as client:
         with client.websocket_connect("/ws") as ws, client.websocket_connect("/ws") as ws2:
@@ -76,6 +80,13 @@ def test_every_frame_carries_the_commitment_the_record_reveals(store: Store) -> 
         assert fair["contributions"] == [None, None]
         assert check(data, 2) is None and check_moves(data) is None
         assert load_record(text).seed == data["seed"]  # which deals every round (D9)
+
+        # The record as the server wrote it verifies from the command line (the contract).
+        path = tmp_path / "game.json"
+        path.write_text(text, encoding="utf-8")
+        done = CliRunner().invoke(main, ["--lang", "en", "verify", str(path)])
+        assert done.exit_code == 0, done.output
+        assert done.output.strip().splitlines()[-1].startswith("verified: the commitment")
 
         replay = client.get(f"/api/replay/{code}/1").json()
         assert replay["fairness"]["verified"] is True and replay["fairness"]["problem"] is None
