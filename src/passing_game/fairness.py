@@ -35,7 +35,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from passing_game.errors import PassingGameError
-from passing_game.i18n import _
+from passing_game.i18n import _, ngettext
 
 #: Names how the commitment and the seed are computed; a change to either changes it.
 SCHEME = "sha256-1"
@@ -134,7 +134,11 @@ class Fairness:
         given = data.get("contributions")
         if not isinstance(given, list) or len(given) != players:
             raise FairnessError(
-                _("fairness: 'contributions' must list {n} seats").format(n=players)
+                ngettext(
+                    "fairness: 'contributions' must list {n} seat",
+                    "fairness: 'contributions' must list {n} seats",
+                    players,
+                ).format(n=players)
             )
         for value in given:
             if value is not None and (

@@ -138,12 +138,7 @@ def reputation(store: Store, name: str, now: float) -> dict[str, Any] | None:
         if user is None:
             return None
         games = history_rows.games_of(tx, user.id, MOST_GAMES)
-        away = {
-            str(code): None if reason is None else str(reason)
-            for code, reason in tx.all(
-                "SELECT code, away FROM web_seats WHERE user_id = ?", (user.id,)
-            )
-        }
+        away = history_rows.away_at(tx, user.id)
     return reputation_json(user.name, reputation_of(games, away, now))
 
 

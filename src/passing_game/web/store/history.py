@@ -95,4 +95,13 @@ def tables_of(tx: Tx, user_id: str, limit: int) -> list[tuple[str, int, bool]]:
     return [(str(r[0]), int(r[1]), bool(r[2])) for r in rows]
 
 
-__all__ = ["GameRow", "changes_at", "games_of", "seats_at", "tables_of"]
+def away_at(tx: Tx, user_id: str) -> dict[str, str | None]:
+    """Why the account's seat at each of its tables is not played by the person now
+    (``SeatRow.away``; ``None``: the person plays it), by table."""
+    return {
+        str(code): None if reason is None else str(reason)
+        for code, reason in tx.all("SELECT code, away FROM web_seats WHERE user_id = ?", (user_id,))
+    }
+
+
+__all__ = ["GameRow", "away_at", "changes_at", "games_of", "seats_at", "tables_of"]
