@@ -120,15 +120,21 @@ def too_many(wait: float) -> tuple[str, int]:
     return text, seconds
 
 
-def held_back(request: Request, name: str, rate: tuple[float, float]) -> Response | None:
-    """A 429 answer when the request's address has asked ``name`` too often (``rate``:
-    requests a second, burst), else ``None``. The limits live in the app's state."""
+def address_wait(request: Request, name: str, rate: tuple[float, float]) -> float:
+    """Count the request against its address's ``name`` limit (``rate``: requests a
+    second, burst; the limits live in the app's state): the seconds to wait, or 0."""
     state = request.app.state
     limits = getattr(state, name, None)
     if limits is None:
         limits = AddressLimits(*rate)
         setattr(state, name, limits)
-    wait = float(limits.wait(request.client.host if request.client else None))
+    return float(limits.wait(request.client.host if request.client else None))
+
+
+def held_back(request: Request, name: str, rate: tuple[float, float]) -> Response | None:
+    """A 429 answer when the request's address has asked ``name`` too often, else
+    ``None`` (``address_wait``)."""
+    wait = address_wait(request, name, rate)
     if wait <= 0:
         return None
     message, seconds = too_many(wait)
@@ -136,4 +142,11 @@ def held_back(request: Request, name: str, rate: tuple[float, float]) -> Respons
     return JSONResponse(body, 429, headers={"Retry-After": str(seconds)})
 
 
-__all__ = ["AddressLimits", "address_key", "client_key", "held_back", "too_many"]
+__all__ = [
+    "AddressLimits",
+    "address_key",
+    "address_wait",
+    "client_key",
+    "held_back",
+    "too_many",
+]

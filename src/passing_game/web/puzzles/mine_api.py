@@ -72,12 +72,9 @@ def told_json(found: Mine) -> dict[str, Any]:
 
 async def list_endpoint(request: Request) -> Response:
     """``GET /api/puzzles/mine``: every blunder of the account's analysed games, newest first."""
-    limited = held_back(request, "mine_limits", READ_RATE)
-    if limited is not None:
-        return limited
-    user = await current_user(request)
-    if user is None:
-        return _error(_(SIGN_IN_FIRST), "signed-out", 401)
+    user = await _account(request)
+    if isinstance(user, Response):
+        return user
     solver, _fresh = await solver_of(request)
     found: list[Mine] = await _run(request, puzzles_of, user.id)
     rows = []
@@ -95,13 +92,19 @@ async def list_endpoint(request: Request) -> Response:
     return JSONResponse(body, headers={"Cache-Control": "no-store"})
 
 
-async def _found(request: Request) -> Mine | Response:
+async def _account(request: Request) -> Any:
+    """The signed-in account asking, or the answer to give instead (429, 401)."""
     limited = held_back(request, "mine_limits", READ_RATE)
     if limited is not None:
         return limited
     user = await current_user(request)
-    if user is None:
-        return _error(_(SIGN_IN_FIRST), "signed-out", 401)
+    return _error(_(SIGN_IN_FIRST), "signed-out", 401) if user is None else user
+
+
+async def _found(request: Request) -> Mine | Response:
+    user = await _account(request)
+    if isinstance(user, Response):
+        return user
     wanted = request.path_params["id"]
     if not isinstance(wanted, str) or not wanted.startswith("mine-") or len(wanted) > 64:
         return _no_puzzle()

@@ -61,7 +61,7 @@ from starlette.routing import Route
 from passing_game.i18n import N_, _
 from passing_game.web.accounts.api import change_refused
 from passing_game.web.game.errors import GAME_NUMBER, OUT_OF_DATE
-from passing_game.web.http.addresses import AddressLimits, client_key, too_many
+from passing_game.web.http.addresses import address_wait, client_key, too_many
 from passing_game.web.http.page import page
 from passing_game.web.protocol import ProtocolError, clean_code
 from passing_game.web.review.analyses import (
@@ -150,12 +150,7 @@ async def _stored_text(request: Request, code_text: Any, game_text: Any) -> str:
 
 def _limit(request: Request, name: str, rate_burst: tuple[float, float]) -> None:
     """Count this request against its client's ``name`` limit; 429 when it is over."""
-    state = request.app.state
-    limits = getattr(state, name, None)
-    if limits is None:
-        limits = AddressLimits(*rate_burst)
-        setattr(state, name, limits)
-    wait = float(limits.wait(request.client.host if request.client else None))
+    wait = address_wait(request, name, rate_burst)
     if wait > 0:
         raise _too_many(wait)
 
