@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any
@@ -281,10 +281,6 @@ def practice_record(text: str) -> str:
     return json.dumps(data, indent=1, ensure_ascii=False)
 
 
-def is_practice(data: Mapping[str, Any]) -> bool:
-    return data.get("practice") is True
-
-
 def ending_text(match: Match, viewer: int | None, names: Sequence[str]) -> str:
     """The status line of a practice round that is over: who won it, or nobody."""
     result = match.results[-1] if match.results else None
@@ -307,7 +303,6 @@ __all__ = [
     "Where",
     "deal_json",
     "ending_text",
-    "is_practice",
     "locate",
     "parse_deal",
     "position",

@@ -43,9 +43,6 @@ from passing_game.web.review.replay import record_hash, stored_record
 from passing_game.web.store import Store
 from passing_game.web.store import history as history_rows
 
-#: How a puzzle of one's own games is valued.
-VALUED = ("every-deal", "average", "estimate")
-
 
 @dataclass(frozen=True)
 class Mine:
@@ -180,4 +177,4 @@ def mine_by_id(store: Store, user_id: str, wanted: str) -> Mine | None:
     return next((m for m in puzzles_of(store, user_id) if m.puzzle.id == wanted), None)
 
 
-__all__ = ["VALUED", "Mine", "mine_by_id", "mine_id", "puzzles_of", "puzzles_of_game"]
+__all__ = ["Mine", "mine_by_id", "mine_id", "puzzles_of", "puzzles_of_game"]
