@@ -32,7 +32,11 @@ from browser_helpers import (  # noqa: E402
     watch_errors,
 )
 
-SCREENS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+SCREENS = {
+    "desktop": {"width": 1280, "height": 800},
+    "phone": {"width": 390, "height": 844},
+    "small": {"width": 360, "height": 640},
+}
 
 
 @pytest.mark.parametrize("screen", list(SCREENS))

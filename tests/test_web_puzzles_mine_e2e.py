@@ -30,7 +30,7 @@ from browser_helpers import (  # noqa: E402
     watch_errors,
 )
 
-SIZES = [(1280, 800), (390, 844)]
+SIZES = [(1280, 800), (390, 844), (360, 640)]
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES)
