@@ -62,11 +62,17 @@ def create_table(
     for seat, choice in enumerate(seats, start=1):
         if choice not in ("person", *[lv["name"] for lv in page.evaluate("() => S.config.levels")]):
             assert choice in bots
+            # Added and chosen in one step: the lobby may be drawn again at any
+            # moment (a card loading), which drops the added option, but the
+            # choice is kept in S.lobbySeats, which the create message reads.
             page.evaluate(
-                "([id, v]) => { const o = document.createElement('option'); o.value = v;"
-                " o.textContent = v; document.getElementById(id).append(o); }",
+                "([id, v]) => { const s = document.getElementById(id);"
+                " const o = document.createElement('option'); o.value = v; o.textContent = v;"
+                " s.append(o); s.value = v; s.dispatchEvent(new Event('change', { bubbles: true })); }",
                 [f"f-seat{seat}", choice],
             )
+            assert page.evaluate("(seat) => (S.lobbySeats || {})[seat]", seat) == choice
+            continue
         page.select_option(f"#f-seat{seat}", choice)
     if target is not None:
         page.click(".rules-box summary")

@@ -379,7 +379,12 @@ def test_cli_stops_on_ctrl_c_with_a_partial_report() -> None:
         assert header.startswith("Playing"), header
         time.sleep(2.0)
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
+        try:
+            out, err = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
+            raise AssertionError(f"no exit 30 s after Ctrl-C; stdout:\n{out}\nstderr:\n{err}") from None
     finally:
         if proc.poll() is None:
             proc.kill()
