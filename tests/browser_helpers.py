@@ -68,7 +68,8 @@ def create_table(
             page.evaluate(
                 "([id, v]) => { const s = document.getElementById(id);"
                 " const o = document.createElement('option'); o.value = v; o.textContent = v;"
-                " s.append(o); s.value = v; s.dispatchEvent(new Event('change', { bubbles: true })); }",
+                " s.append(o); s.value = v;"
+                " s.dispatchEvent(new Event('change', { bubbles: true })); }",
                 [f"f-seat{seat}", choice],
             )
             assert page.evaluate("(seat) => (S.lobbySeats || {})[seat]", seat) == choice

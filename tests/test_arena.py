@@ -384,7 +384,8 @@ def test_cli_stops_on_ctrl_c_with_a_partial_report() -> None:
         except subprocess.TimeoutExpired:
             proc.kill()
             out, err = proc.communicate()
-            raise AssertionError(f"no exit 30 s after Ctrl-C; stdout:\n{out}\nstderr:\n{err}") from None
+            said = f"stdout:\n{out}\nstderr:\n{err}"
+            raise AssertionError(f"no exit 30 s after Ctrl-C; {said}") from None
     finally:
         if proc.poll() is None:
             proc.kill()
