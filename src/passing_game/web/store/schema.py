@@ -269,6 +269,38 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # Deals anyone can check (issue 26, item 3; passing_game.fairness): the game's
     # secret seed, salt and contributions (JSON), its commitment shown before the deal.
     ("ALTER TABLE web_games ADD COLUMN fairness TEXT",),
+    # Tournaments for people (issue 26, item 1; store/tournaments.py): the
+    # settings, the people in each, and its tables (their games are the tables'
+    # own rows); a Swiss round's byes.
+    (
+        """CREATE TABLE IF NOT EXISTS web_tournaments (
+            id TEXT PRIMARY KEY,
+            settings TEXT NOT NULL,
+            created DOUBLE PRECISION NOT NULL,
+            status TEXT NOT NULL,
+            round INTEGER NOT NULL DEFAULT 0,
+            public INTEGER NOT NULL,
+            starts DOUBLE PRECISION NOT NULL
+        )""",
+        """CREATE TABLE IF NOT EXISTS web_tournament_entries (
+            tournament TEXT NOT NULL REFERENCES web_tournaments (id),
+            user_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            joined DOUBLE PRECISION NOT NULL,
+            withdrawn INTEGER NOT NULL DEFAULT 0,
+            paused INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (tournament, user_id)
+        )""",
+        """CREATE TABLE IF NOT EXISTS web_tournament_tables (
+            tournament TEXT NOT NULL REFERENCES web_tournaments (id),
+            code TEXT NOT NULL,
+            round INTEGER NOT NULL,
+            seats TEXT NOT NULL,
+            started DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (tournament, code)
+        )""",
+        "CREATE INDEX IF NOT EXISTS web_tournament_tables_code ON web_tournament_tables (code)",
+    ),
 )
 
 #: The schema version this code reads and writes.

@@ -15,8 +15,9 @@ Three kinds (``KINDS``):
   at one table twice where it can be helped (``pairing.swiss``); 2, 1, 0 a
   game, a bye 2; ties broken by Buchholz (the sum of the opponents' points);
 - **duplicate**: ``rounds`` rounds; every table of a round plays the same
-  deals (one seed a round), and each person is compared with everyone else
-  who held the same seat's cards that round (``matchpoints``).
+  deals (one seed a round, ``director.round_fairness``), and each person
+  is compared with everyone else who held the same seat's cards that round
+  (``matchpoints``).
 
 A game's **result** for a side is read from its final scores: the side
 with the most points wins, equal points tie, and a side with a person who
@@ -26,7 +27,6 @@ loses whatever the scores say; the standings count it (``forfeits``).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -68,7 +68,7 @@ class Event:
     public: bool = False
     #: The account that created it (a moderator for a public one).
     creator: str = ""
-    #: Duplicate: each round's deals follow from this (``round_seed``).
+    #: Duplicate: each round's deals follow from this (``director.round_fairness``); secret.
     seed: int = 0
     #: The share of games a person must have finished to join (issue 26, item 4).
     min_finished: float = 0.0
@@ -190,17 +190,6 @@ class Standing:
     rank: int = 0
 
 
-def round_seed(event: Event, number: int) -> int:
-    """The seed of every table of a duplicate round: the same deals at each.
-
-    >>> e = Event("t", "duplicate", "Cup", seed=7)
-    >>> round_seed(e, 1) == round_seed(e, 1) != round_seed(e, 2)
-    True
-    """
-    digest = hashlib.sha256(f"passing-game/duplicate/{event.seed}/{number}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
-
-
 def matchpoints(games: Iterable[Game]) -> dict[str, tuple[int, int]]:
     """Duplicate: each person's matchpoints and the most they could have had.
 
@@ -280,6 +269,7 @@ def standings(event: Event, entries: Sequence[Entry], games: Sequence[Game]) -> 
             if who in lines:
                 lines[who].points = got
                 lines[who].tiebreak = round(100 * got / most, 1) if most else 0.0
+
     def same(line: Standing) -> tuple[float, float]:
         second = line.wins if event.kind == "arena" else line.tiebreak
         return (line.points, second)
@@ -304,6 +294,5 @@ __all__ = [
     "Standing",
     "TournamentError",
     "matchpoints",
-    "round_seed",
     "standings",
 ]

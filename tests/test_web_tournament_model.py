@@ -11,7 +11,6 @@ from passing_game.web.tournament.model import (
     Event,
     Game,
     TournamentError,
-    round_seed,
     standings,
 )
 from passing_game.web.tournament.pairing import arena, seat_order, swiss, tables
@@ -54,11 +53,7 @@ def test_a_small_duplicate_event_ranks_as_computed_by_hand() -> None:
     assert [s.user_id for s in table] == ["ana", "di", "bo", "cy"]
 
 
-def test_duplicate_tables_of_a_round_share_one_seed_and_turn_their_seats() -> None:
-    event = Event("t1", "duplicate", "Cup", seed=5)
-    assert round_seed(event, 2) == round_seed(event, 2)
-    assert len({round_seed(event, n) for n in range(1, 10)}) == 9
-    assert round_seed(Event("t2", "duplicate", "Cup", seed=6), 2) != round_seed(event, 2)
+def test_duplicate_seats_turn_with_the_round() -> None:
     # Over the rounds each person holds every seat of their table's cards.
     assert {seat_order(("a", "b", "c", "d"), n)[0] for n in range(1, 5)} == {"a", "b", "c", "d"}
 
@@ -151,7 +146,9 @@ def test_an_arena_pairs_full_tables_and_avoids_the_last_opponent() -> None:
         ({"min_finished": 2.0}, "between 0 and 1"),
     ],
 )
-def test_settings_a_tournament_cannot_have_are_refused(settings: dict[str, object], says: str) -> None:
+def test_settings_a_tournament_cannot_have_are_refused(
+    settings: dict[str, object], says: str
+) -> None:
     fields = {"id": "t", "kind": "swiss", "name": "S", **settings}
     with pytest.raises(TournamentError, match=says):
         Event(**fields)  # type: ignore[arg-type]

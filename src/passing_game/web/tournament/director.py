@@ -1,0 +1,381 @@
+"""A tournament's life in the store (issue 26, item 1; docs/DECISIONS.md P54).
+
+Each function is one transaction, blocking (the service runs it in a store
+thread, ``AsyncStore.run``); ``advance`` holds the tournaments' lock
+(``store.tournaments.lock``) while it reads the games and makes the next
+tables, so any number of processes may call it at once and nobody is
+seated twice. Nothing is kept in a process: a tournament is its rows and
+its tables' games, so a process killed mid-tournament loses nothing, and
+the next call of ``advance`` from any process goes on from the store.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict
+from typing import Any
+
+from passing_game.fairness import Fairness
+from passing_game.i18n import _
+from passing_game.rules import Rules
+from passing_game.web.protocol import CLOCK_PRESETS, random_code
+from passing_game.web.ratings.model import left_seats
+from passing_game.web.reputation import MOST_GAMES, reputation_of
+from passing_game.web.store import NewTable, SeatRow, Store, Tx
+from passing_game.web.store import history as history_rows
+from passing_game.web.store import tables as table_rows
+from passing_game.web.store import tournaments as rows
+from passing_game.web.tournament import pairing
+from passing_game.web.tournament.model import (
+    Entry,
+    Event,
+    Game,
+    Standing,
+    TournamentError,
+    standings,
+)
+
+#: The level of the bots that fill a short table (a duplicate's, four a table).
+BOT_LEVEL = "medium"
+#: A tournament table's code's origin (``web_tables.origin``).
+ORIGIN = "tournament"
+#: Settings a creator may give, with their types (``Event``'s fields).
+SETTINGS: Mapping[str, type] = {
+    "kind": str,
+    "name": str,
+    "size": int,
+    "rounds": int,
+    "minutes": int,
+    "clock": str,
+    "starts": float,
+    "rated": bool,
+    "min_finished": float,
+}
+
+
+def event_of(row: rows.TournamentRow) -> Event:
+    return Event(**row.settings)
+
+
+def parse_settings(given: object, *, creator: str, now: float, public: bool = False) -> Event:
+    """A new tournament's settings from what a creator sent (``TournamentError``
+    naming the first thing wrong). Its secret seed is drawn here."""
+    if not isinstance(given, Mapping):
+        raise TournamentError(_("A tournament's settings are an object of named values."))
+    unknown = sorted(set(given) - set(SETTINGS))
+    if unknown:
+        raise TournamentError(_("Unknown setting: {name}.").format(name=unknown[0]))
+    fields: dict[str, Any] = {}
+    for name, kind in SETTINGS.items():
+        if name not in given:
+            continue
+        value = given[name]
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise TournamentError(_("The setting {name} has the wrong type.").format(name=name))
+        fields[name] = value
+    name = str(fields.get("name", "")).strip()
+    if not 1 <= len(name) <= 60:
+        raise TournamentError(_("A tournament needs a name of 1 to 60 characters."))
+    if fields.get("clock", "45") not in CLOCK_PRESETS:
+        raise TournamentError(
+            _("A tournament's clock is one of {choices}.").format(choices=", ".join(CLOCK_PRESETS))
+        )
+    starts = fields.get("starts", now)
+    if not now - 60 <= starts <= now + 30 * 86400:
+        raise TournamentError(_("A tournament starts now or within 30 days."))
+    fields.update(name=name, starts=max(starts, now), public=public, creator=creator)
+    fields["id"] = secrets.token_urlsafe(9)
+    fields["seed"] = secrets.randbits(62)
+    return Event(**fields)
+
+
+def create(store: Store, event: Event, now: float) -> None:
+    with store.transaction() as tx:
+        rows.insert(tx, event.id, asdict(event), now)
+
+
+def _load(tx: Tx, id: str) -> tuple[rows.TournamentRow, list[Entry], list[Game]]:
+    row = rows.get(tx, id)
+    if row is None:
+        raise TournamentError(_("There is no such tournament."))
+    entries = [
+        Entry(e.user_id, e.name, e.joined, e.withdrawn, e.paused) for e in rows.entries(tx, id)
+    ]
+    return row, entries, [game_of(t) for t in rows.tables(tx, id)]
+
+
+def game_of(table: rows.TableRow) -> Game:
+    """A stored table as the standings read it: its record's scores and who forfeited."""
+    if len(table.seats) == 1:
+        return Game(table.code, table.round, table.seats, table.started, points=())
+    points: tuple[int, ...] | None = None
+    forfeited: frozenset[str] = frozenset()
+    if table.record is not None:
+        data = json.loads(table.record)
+        points = tuple(int(s) for s in data["scores"])
+        left = left_seats(table.rows, data.get("resigned"))
+        forfeited = frozenset(w for s, w in enumerate(table.seats) if s in left and w is not None)
+    return Game(table.code, table.round, table.seats, table.started, points, forfeited)
+
+
+def join(store: Store, id: str, user_id: str, name: str, now: float) -> bool:
+    """Into the tournament (or back in after withdrawing); whether newly.
+    Refused once it is over, or below its minimum of games finished (item 4)."""
+    with store.transaction() as tx:
+        rows.lock(tx)
+        row = rows.get(tx, id)
+        if row is None:
+            raise TournamentError(_("There is no such tournament."))
+        event = event_of(row)
+        if row.status == "finished" or (event.ends is not None and now >= event.ends):
+            raise TournamentError(_("This tournament is over."))
+        if event.min_finished > 0:
+            found = reputation_of(
+                history_rows.games_of(tx, user_id, MOST_GAMES),
+                history_rows.away_at(tx, user_id),
+                now,
+            )
+            if found.share is not None and found.share < event.min_finished:
+                raise TournamentError(
+                    _(
+                        "This tournament asks for {need} % of games finished; you have {have} %."
+                    ).format(need=round(event.min_finished * 100), have=round(found.share * 100))
+                )
+        return rows.add_entry(tx, id, user_id, name, now)
+
+
+def set_entry(store: Store, id: str, user_id: str, *, withdrawn: bool, paused: bool) -> None:
+    """Withdraw, pause or come back (``TournamentError`` if not in it)."""
+    with store.transaction() as tx:
+        rows.lock(tx)
+        if not rows.set_entry(tx, id, user_id, withdrawn=withdrawn, paused=paused):
+            raise TournamentError(_("You are not in this tournament."))
+
+
+def round_fairness(event: Event, number: int) -> Fairness:
+    """A duplicate round's secret seed and salt, the same at every table of the
+    round (one commitment, the same deals), drawn from the tournament's seed."""
+    base = f"passing-game/duplicate/{event.seed}/{number}"
+    server_seed = hashlib.sha256(base.encode()).hexdigest()
+    salt = hashlib.sha256((base + "/salt").encode()).hexdigest()[:32]
+    return Fairness(server_seed, salt, (None,) * event.size)
+
+
+def _rules(event: Event) -> Rules:
+    # A duplicate's leader rotates: each round's first leader is its seed's,
+    # so every table of the round leads from the same seat (D9).
+    return Rules(
+        players=event.size,
+        partnerships=event.size == 4,
+        leader="rotate" if event.kind == "duplicate" else "random",
+    )
+
+
+def _make_table(
+    tx: Tx,
+    event: Event,
+    number: int,
+    seats: Sequence[str | None],
+    names: Mapping[str, str],
+    now: float,
+) -> str:
+    code = table_rows.free_code(tx, random_code)
+    fair = round_fairness(event, number) if event.kind == "duplicate" else Fairness.new(event.size)
+    seat_rows = tuple(
+        SeatRow(i, "bot", BOT_LEVEL, BOT_LEVEL)
+        if who is None
+        else SeatRow(i, "human", names[who], None, None, user_id=who)
+        for i, who in enumerate(seats)
+    )
+    table_rows.insert_table(
+        tx,
+        NewTable(
+            code,
+            _rules(event).to_dict(),
+            fair.seed,
+            seat_rows,
+            created=now,
+            creator=None,
+            clock=dict(CLOCK_PRESETS[event.clock]),
+            rated=event.rated and None not in seats,
+            public=event.public,
+            origin=ORIGIN,
+            fairness=fair.to_json(),
+        ),
+    )
+    rows.add_table(tx, event.id, code, number, seats, now)
+    return code
+
+
+def _playing(games: Sequence[Game]) -> set[str]:
+    return {w for g in games if not g.finished for w in g.seats if w is not None}
+
+
+def advance(store: Store, id: str, now: float) -> list[str]:
+    """Start, pair and end the tournament as its time and games say; the
+    codes of the tables made (the caller leads them)."""
+    with store.transaction() as tx:
+        rows.lock(tx)
+        row, entries, games = _load(tx, id)
+        event = event_of(row)
+        if row.status == "finished" or now < event.starts:
+            return []
+        lines = standings(event, entries, games)
+        active = [s.user_id for s in lines if not s.withdrawn and not s.paused]
+        names = {e.user_id: e.name for e in entries}
+        busy = _playing(games)
+        if event.kind == "arena":
+            return _advance_arena(tx, event, row, lines, active, busy, games, names, now)
+        if busy or (row.round and not all(g.finished for g in games if g.round == row.round)):
+            return []  # the round is being played
+        if row.round >= event.rounds or (row.round and len(active) < 2):
+            rows.set_status(tx, id, "finished", row.round)
+            return []
+        if len(active) < 2:
+            return []  # not enough people yet: wait
+        number = row.round + 1
+        met = {s.user_id: set(s.met) for s in lines}
+        made: list[str] = []
+        if event.kind == "swiss":
+            byes = {s.user_id for s in lines if s.byes}
+            tables, bye = pairing.swiss(active, event.size, met, byes)
+            if bye is not None:
+                rows.add_table(tx, id, f"bye:{number}:{bye}", number, [bye], now)
+        else:
+            tables = [
+                pairing.seat_order(t, number) for t in pairing.tables(active, event.size, met)
+            ]
+        for table in tables:
+            seats = list(table) + [None] * (event.size - len(table))
+            made.append(_make_table(tx, event, number, seats, names, now))
+        rows.set_status(tx, id, "running", number)
+        return made
+
+
+def _advance_arena(
+    tx: Tx,
+    event: Event,
+    row: rows.TournamentRow,
+    lines: Sequence[Standing],
+    active: Sequence[str],
+    busy: set[str],
+    games: Sequence[Game],
+    names: Mapping[str, str],
+    now: float,
+) -> list[str]:
+    ends = event.ends
+    assert ends is not None
+    if now >= ends:
+        if not busy:
+            rows.set_status(tx, event.id, "finished", row.round)
+        return []
+    idle = [who for who in active if who not in busy]
+    last: dict[str, str | None] = {}
+    for game in sorted(games, key=lambda g: g.started):
+        for who in game.seats:
+            if who is not None:
+                others = [o for o in game.seats if o not in (who, None)]
+                last[who] = others[0] if others else None
+    made = []
+    number = row.round
+    for table in pairing.arena(idle, event.size, last):
+        number += 1
+        made.append(_make_table(tx, event, number, list(table), names, now))
+    if made or row.status == "open":
+        rows.set_status(tx, event.id, "running", number)
+    return made
+
+
+def event(store: Store, id: str) -> Event:
+    """The tournament's settings, its secret seed with them (``TournamentError``: none)."""
+    with store.transaction() as tx:
+        row = rows.get(tx, id)
+    if row is None:
+        raise TournamentError(_("There is no such tournament."))
+    return event_of(row)
+
+
+def unfinished(store: Store) -> list[str]:
+    with store.transaction() as tx:
+        return rows.unfinished(tx)
+
+
+def tournament_of(store: Store, code: str) -> str | None:
+    with store.transaction() as tx:
+        return rows.tournament_of(tx, code)
+
+
+def state(store: Store, id: str, user_id: str | None, now: float) -> dict[str, Any]:
+    """What the tournament's page shows: settings (not the seed while it runs),
+    status, standings, tables, and the asker's game under way."""
+    with store.transaction() as tx:
+        row, entries, games = _load(tx, id)
+    event = event_of(row)
+    settings = asdict(event)
+    if row.status != "finished":
+        del settings["seed"]
+    names = {e.user_id: e.name for e in entries}
+    yours = None
+    tables = []
+    for game in sorted(games, key=lambda g: (g.round, g.code)):
+        seats = [names.get(w, "") if w is not None else None for w in game.seats]
+        entry: dict[str, Any] = {"code": game.code, "round": game.round, "seats": seats}
+        if game.is_bye:
+            entry.update(code=None, bye=True)
+        else:
+            entry.update(finished=game.finished, points=list(game.points or ()))
+            entry["forfeited"] = [names.get(w, "") for w in sorted(game.forfeited)]
+            if user_id in game.seats and not game.finished:
+                yours = {"code": game.code, "seat": game.seats.index(user_id)}
+        tables.append(entry)
+    lines = [
+        {
+            "rank": s.rank,
+            "name": s.name,
+            "points": s.points,
+            "games": s.games,
+            "wins": s.wins,
+            "tiebreak": s.tiebreak,
+            "streak": s.streak,
+            "forfeits": s.forfeits,
+            "byes": s.byes,
+            "withdrawn": s.withdrawn,
+            "paused": s.paused,
+            "scored": s.scored,
+            "you": s.user_id == user_id,
+        }
+        for s in standings(event, entries, games)
+    ]
+    return {
+        "id": id,
+        "settings": settings,
+        "status": row.status,
+        "round": row.round,
+        "now": now,
+        "standings": lines,
+        "tables": tables,
+        "yours": yours,
+        "joined": any(e.user_id == user_id and not e.withdrawn for e in entries),
+    }
+
+
+__all__ = [
+    "BOT_LEVEL",
+    "ORIGIN",
+    "advance",
+    "create",
+    "event",
+    "game_of",
+    "join",
+    "parse_settings",
+    "round_fairness",
+    "set_entry",
+    "state",
+    "tournament_of",
+    "unfinished",
+]
