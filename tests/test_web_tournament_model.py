@@ -139,10 +139,11 @@ def test_an_arena_pairs_full_tables_and_avoids_the_last_opponent() -> None:
 @pytest.mark.parametrize(
     ("settings", "says"),
     [
-        ({"kind": "knockout"}, "one of arena"),
-        ({"size": 3}, "2 or 4"),
-        ({"rounds": 0}, "1 to 15"),
-        ({"minutes": 1}, "5 to 240"),
+        ({"kind": "knockout"}, "one of arena, swiss, duplicate"),
+        ({"size": 3}, "seat 2 people, or 4"),
+        ({"rounds": 0}, "1 to 15 rounds"),
+        ({"minutes": 1}, "5 to 240 minutes"),
+        ({"target": 5}, "10 to 500 points"),
         ({"min_finished": 2.0}, "between 0 and 1"),
     ],
 )

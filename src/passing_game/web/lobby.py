@@ -56,6 +56,7 @@ from passing_game.web.store import (
 from passing_game.web.table.botplay import FAST_BOTS, bot_choices, pooled_choose
 from passing_game.web.table.conn import Actor, Conn, Relay
 from passing_game.web.table.runner import Table, Timing
+from passing_game.web.tournament.service import Tournaments
 
 log = logging.getLogger("passing_game.web")
 
@@ -108,6 +109,8 @@ class Lobby:
         self.daily_secret: str | None = None
         #: Quick play's waiting people in this process (the queue is in the store).
         self.quick = QuickPlay(self)
+        #: This process's poll of the tournaments (they are in the store).
+        self.tournaments = Tournaments(self)
 
     async def start(self) -> int:
         """Join the other processes (if any), then resume what this process leads."""
@@ -115,6 +118,7 @@ class Lobby:
         await self.db.run(self.accounts.fill_skeletons)
         await self.cluster.start()
         self.spawn(self._watch_accounts())
+        self.tournaments.start()
         return await self.resume_all()
 
     async def think(self, bot: Bot, level: str, seed: int, seat: int, view: View) -> Move:
@@ -459,6 +463,7 @@ class Lobby:
         """Stop: no more bots or timers here, every lease handed over, writes finished."""
         self.closing = True
         await self.quick.close()
+        await self.tournaments.close()
         for table in self.tables.values():
             table.stop_leading()
         await self.cluster.stop()

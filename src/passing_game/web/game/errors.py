@@ -40,3 +40,19 @@ class ProtocolError(ValueError):
     def __init__(self, message: str, code: str = "bad-request") -> None:
         super().__init__(message)
         self.code = code
+
+
+#: Tables whose one game is all there is: no rematch (each origin's refusal and code).
+PLAYED_ONCE = {
+    "daily": (N_("The daily deal is played once a day."), "daily-once"),
+    "practice": (N_("A practice round is played once."), "practice-once"),
+    "tournament": (
+        N_("A tournament's game is played once: the tournament pairs the next one."),
+        "tournament-once",
+    ),
+}
+#: Tables where no hint is given, whoever plays: each origin's refusal.
+NO_HINTS = {
+    "daily": N_("Hints are not given in the daily deal."),
+    "tournament": N_("Hints are not given in tournaments."),
+}

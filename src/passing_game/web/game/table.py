@@ -25,9 +25,11 @@ from passing_game.moves import DRAW, PASS, Move, parse_move
 from passing_game.web.game import clock, seats
 from passing_game.web.game.errors import (
     HINT_ON_YOUR_TURN,
+    NO_HINTS,
     NO_SUCH_SEAT,
     NOT_A_CHOICE,
     NOT_YOUR_SEAT,
+    PLAYED_ONCE,
     SIGN_IN_RATED,
     SUSPENDED,
     UNKNOWN_REQUEST,
@@ -186,10 +188,9 @@ def _rematch(state: TableState, seat: int, act: Act, now: float) -> Step:
     """``seat`` offers (or accepts) a rematch; it starts once everyone needed said yes."""
     if not state.over:
         raise ProtocolError(_("A rematch starts once the game is over."), "not-over")
-    if state.origin == "daily":
-        raise ProtocolError(_("The daily deal is played once a day."), "daily-once")
-    if state.origin == "practice":
-        raise ProtocolError(_("A practice round is played once."), "practice-once")
+    once = PLAYED_ONCE.get(state.origin)
+    if once is not None:
+        raise ProtocolError(_(once[0]), once[1])
     effects: list[Effect] = []
     if not state.seats[seat].row.rematch:
         effects.append(SaveSeat(seat, {"rematch": True}))
@@ -212,8 +213,8 @@ def _hint(state: TableState, seat: int, act: Act, now: float) -> Step:
     rated table or the daily deal; with other people, everybody sees the count."""
     if state.rated:
         raise ProtocolError(_("Hints are not given at rated tables."), "no-hints")
-    if state.origin == "daily":
-        raise ProtocolError(_("Hints are not given in the daily deal."), "no-hints")
+    if state.origin in NO_HINTS:
+        raise ProtocolError(_(NO_HINTS[state.origin]), "no-hints")
     if state.over or state.match.round.to_move != seat or not state.started:
         raise ProtocolError(_(HINT_ON_YOUR_TURN), "not-your-turn")
     if seats.alone(state, seat):

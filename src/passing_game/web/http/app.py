@@ -100,6 +100,7 @@ from passing_game.web.table.botplay import bot_choices, level_about, level_choic
 from passing_game.web.table.conn import Conn
 from passing_game.web.table.frames import level_word
 from passing_game.web.table.runner import Timing
+from passing_game.web.tournament.api import ROUTES as TOURNAMENT_ROUTES
 from passing_game.web.yours import ROUTES as YOURS_ROUTES
 
 log = logging.getLogger("passing_game.web")
@@ -391,6 +392,7 @@ def create_app(
         *PUZZLE_ROUTES,
         *PRACTICE_ROUTES,
         *REPUTATION_ROUTES,
+        *TOURNAMENT_ROUTES,
         Route("/", page),
         Route("/t/{code}", page),
         Route("/api/config", _config),

@@ -53,6 +53,7 @@ SETTINGS: Mapping[str, type] = {
     "starts": float,
     "rated": bool,
     "min_finished": float,
+    "target": int,
 }
 
 
@@ -173,6 +174,7 @@ def _rules(event: Event) -> Rules:
         players=event.size,
         partnerships=event.size == 4,
         leader="rotate" if event.kind == "duplicate" else "random",
+        **({} if event.target is None else {"target": event.target}),
     )
 
 

@@ -30,6 +30,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from passing_game.i18n import _
+
 #: The kinds of tournament, in the order the page offers them.
 KINDS = ("arena", "swiss", "duplicate")
 #: The people at one table: 2 players, or 4 in two partnerships (seats 1+3, 2+4).
@@ -72,18 +74,33 @@ class Event:
     seed: int = 0
     #: The share of games a person must have finished to join (issue 26, item 4).
     min_finished: float = 0.0
+    #: Each game's target score (R8), ``None``: the rules' own for the table (D10).
+    target: int | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
-            raise TournamentError(f"a tournament is one of {', '.join(KINDS)}, not {self.kind!r}")
-        if self.size not in TABLE_SIZES:
-            raise TournamentError(f"a table seats 2 or 4 people, not {self.size}")
-        if not 1 <= self.rounds <= 15:
-            raise TournamentError(f"a tournament has 1 to 15 rounds, not {self.rounds}")
-        if not 5 <= self.minutes <= 240:
-            raise TournamentError(f"an arena lasts 5 to 240 minutes, not {self.minutes}")
-        if not 0.0 <= self.min_finished <= 1.0:
-            raise TournamentError("the share of games finished is between 0 and 1")
+            raise TournamentError(
+                _("A tournament is one of {kinds}.").format(kinds=", ".join(KINDS))
+            )
+        checks = (
+            (
+                self.size in TABLE_SIZES,
+                _("A tournament's tables seat 2 people, or 4 in partnerships."),
+            ),
+            (1 <= self.rounds <= 15, _("A tournament has 1 to 15 rounds.")),
+            (5 <= self.minutes <= 240, _("An arena lasts 5 to 240 minutes.")),
+            (
+                self.target is None or 10 <= self.target <= 500,
+                _("A game's target is 10 to 500 points."),
+            ),
+            (
+                0.0 <= self.min_finished <= 1.0,
+                _("The share of games finished asked for is between 0 and 1."),
+            ),
+        )
+        for holds, message in checks:
+            if not holds:
+                raise TournamentError(message)
 
     @property
     def ends(self) -> float | None:
