@@ -15,7 +15,7 @@ import hashlib
 import json
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any
 
 from passing_game.fairness import Fairness
@@ -170,12 +170,12 @@ def round_fairness(event: Event, number: int) -> Fairness:
 def _rules(event: Event) -> Rules:
     # A duplicate's leader rotates: each round's first leader is its seed's,
     # so every table of the round leads from the same seat (D9).
-    return Rules(
+    rules = Rules(
         players=event.size,
         partnerships=event.size == 4,
         leader="rotate" if event.kind == "duplicate" else "random",
-        **({} if event.target is None else {"target": event.target}),
     )
+    return rules if event.target is None else replace(rules, target=event.target)
 
 
 def _make_table(
