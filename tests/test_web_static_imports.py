@@ -49,8 +49,10 @@ LAYERS: dict[str, list[str]] = {
         "evalgraph.js",
         # Puzzles from your own games: their list and what a solve says of the game.
         "minepuzzles.js",
+        # The lobby's card of tournaments, and the kinds in words.
+        "tournaments.js",
     ],
-    "screens": ["lobby.js", "table.js", "replay.js", "learn.js", "puzzles.js"],
+    "screens": ["lobby.js", "table.js", "replay.js", "learn.js", "puzzles.js", "tournament.js"],
     # What the server says, the keys, the page's render, and app.js, which starts
     # and wires the rest.
     "top": ["messages.js", "keys.js", "page.js", "app.js"],

@@ -51,6 +51,7 @@ from passing_game.web.http.texts import PAGE_TEXTS
 from passing_game.web.learn.words import LEARN_PLURALS
 from passing_game.web.puzzles.words import PUZZLE_PLURALS
 from passing_game.web.ratings.words import RATING_PLURALS
+from passing_game.web.tournament.words import TOURNAMENT_PLURALS
 
 #: The cookie that remembers the page's language switch.
 COOKIE = "pg_lang"
@@ -121,6 +122,7 @@ PAGE_PLURALS: dict[str, Callable[[int], str]] = {
     **RATING_PLURALS,
     **LEARN_PLURALS,
     **PUZZLE_PLURALS,
+    **TOURNAMENT_PLURALS,
 }
 
 _LANGUAGE_RANGE = re.compile(r"^(?:\*|[A-Za-z]{1,8}(?:[-_][A-Za-z0-9]{1,8})*)$")

@@ -18,6 +18,7 @@ from passing_game.web.ratings.words import RATING_TEXTS
 from passing_game.web.reputation import REPUTATION_TEXTS
 from passing_game.web.review.words import REVIEW_TEXTS
 from passing_game.web.table.fairness import FAIRNESS_TEXTS
+from passing_game.web.tournament.words import TOURNAMENT_TEXTS
 
 #: Page text key -> English text (marked for extraction, translated on request).
 PAGE_TEXTS: dict[str, str] = {
@@ -437,4 +438,5 @@ PAGE_TEXTS: dict[str, str] = {
     **FAIRNESS_TEXTS,
     **REVIEW_TEXTS,
     **REPUTATION_TEXTS,
+    **TOURNAMENT_TEXTS,
 }

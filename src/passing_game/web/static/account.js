@@ -43,6 +43,16 @@ export function accountSeat(code) {
   return ACCOUNT.seats[code];
 }
 
+// The signed-in person ({id, name}), or null (a guest).
+export function accountUser() {
+  return ACCOUNT.user || null;
+}
+
+// A seat the account was just given (a tournament's table): taken back without a token.
+export function accountHolds(code, seat) {
+  if (ACCOUNT.user) ACCOUNT.seats[code] = seat;
+}
+
 // Every seat the signed-in account holds: table code -> seat ({} for a guest).
 export function accountSeats() {
   return ACCOUNT.user ? { ...ACCOUNT.seats } : {};

@@ -9,9 +9,9 @@
 //   top:     this one (routes, start, and the wiring below), page.js (draws the
 //            page: which screen, and the overlays), keys.js, messages.js (what
 //            the server says)
-//   screens: lobby.js, table.js, replay.js, learn.js, puzzles.js; no screen imports another
+//   screens: lobby.js, table.js, replay.js, learn.js, puzzles.js, tournament.js; no screen imports another
 //   parts:   announce.js (what just happened), hand.js, train.js, summary.js,
-//            tracker.js (the table's), quickplay.js, yours.js (the lobby's)
+//            tracker.js (the table's), quickplay.js, yours.js, tournaments.js (the lobby's)
 //   widgets: seat.js (a seat's card and words), account.js (its button, its
 //            dialog), tools.js (the tool bar, language, rules, copy link),
 //            dialogs.js (the table's questions and seat options)
@@ -40,12 +40,13 @@ import { connect, normCode, send, takeSeat, wire } from "./socket.js";
 import { Sound } from "./sound.js";
 import { S, changed, drawWith, render } from "./state.js";
 import { fetchConfig } from "./tools.js";
+import { Tournament } from "./tournament.js";
 
 drawWith(drawPage);
 wire({ receive, reopened: () => Quick.reopened(), accountSeat });
 
 function route() {
-  if (Replay.route() || Learn.route() || Puzzles.route()) { // /replay..., /learn, /puzzles...: no table on this page
+  if (Replay.route() || Learn.route() || Puzzles.route() || Tournament.route()) { // /replay..., /learn, /puzzles..., /tournament/...: no table on this page
     S.code = null;
     S.frame = null;
     render();
@@ -85,6 +86,6 @@ async function start() {
 
 // The browser tests (tests/test_web_*_e2e.py) read the state and speak for the
 // server through these; nothing on the page uses them.
-Object.assign(window, { S, send, receive, nt, I18N, Sound, Motion, Replay, Learn, Puzzles, Quick, changed });
+Object.assign(window, { S, send, receive, nt, I18N, Sound, Motion, Replay, Learn, Puzzles, Quick, Tournament, changed });
 
 start();

@@ -11,6 +11,7 @@ import { seatNo } from "./seat.js";
 import { joinTable, savedName, send, watchTable } from "./socket.js";
 import { S, changed, notify } from "./state.js";
 import { pageTools } from "./tools.js";
+import { tournamentsCard } from "./tournaments.js";
 import { yoursCard } from "./yours.js";
 
 function ruleWord(kind, value) {
@@ -112,7 +113,8 @@ export function renderLobby() {
     puzzlesCard(), // the puzzles (puzzles.js): the next one, the puzzle of the day
     Quick.lobbyTop(), // quickplay.js: Play now, the daily deal
     h("div", { class: "lobby-cards" }, form, join),
-    Quick.lobbyBottom()); // quickplay.js: the public tables
+    Quick.lobbyBottom(), // quickplay.js: the public tables
+    tournamentsCard()); // tournaments.js: the public tournaments, and one for friends
 }
 
 // The tutorial offered on a first visit (issue 25); the answer is remembered.

@@ -14,6 +14,7 @@ import { Replay } from "./replay.js";
 import { savedSeat } from "./socket.js";
 import { S } from "./state.js";
 import { renderTable } from "./table.js";
+import { Tournament } from "./tournament.js";
 import { renderRulesPanel } from "./tools.js";
 
 // A click spans a press: a render between the press and the release replaces the
@@ -64,6 +65,7 @@ export function drawPage() {
   else if (S.frame && S.code === S.frame.table) page = renderTable();
   else if (Learn.active()) page = Learn.render(); // the tutorial (learn.js)
   else if (Puzzles.active()) page = Puzzles.render(); // the puzzles (puzzles.js)
+  else if (Tournament.active()) page = Tournament.render(); // a tournament (tournament.js)
   else if (S.code && (S.invite || !savedSeat(S.code)) && !S.watching) page = renderJoinPanel();
   else if (S.code) page = h("main", { class: "lobby" }, h("p", { class: "loading", text: t("Connecting…") }));
   else page = renderLobby();

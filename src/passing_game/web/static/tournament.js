@@ -1,0 +1,207 @@
+// A tournament's page (issue 26, item 1): /tournament/ID. The server
+// (web/tournament/) pairs the games and keeps the standings; this page reads
+// GET /api/tournaments/ID every two seconds and draws it: when it starts (a
+// countdown), the standings, each round's tables (watch one), and the
+// signed-in person's own game the moment it is made ("Your game has started",
+// also as a notification and in the tab's title), with Join, Withdraw, Pause
+// and Come back. The lobby's card (tournaments.js) lists the public ones and
+// lets a signed-in person create one.
+
+import { accountHolds, accountPost, accountUser } from "./account.js";
+import { h } from "./dom.js";
+import { nt, t } from "./i18n.js";
+import { S, changed } from "./state.js";
+import { kindName } from "./tournaments.js";
+
+const POLL_MS = 2000;
+
+export const Tournament = (() => {
+  const T = { id: null, data: null, error: null, timer: null, told: null, busy: false, list: null, form: null };
+
+  function idOf() {
+    const found = location.pathname.match(/^\/tournament\/([A-Za-z0-9_-]+)\/?$/);
+    return found ? found[1] : null;
+  }
+
+  function active() {
+    return T.id !== null && idOf() === T.id;
+  }
+
+  // True when the address is a tournament's: its state is read now and then every POLL_MS.
+  function route() {
+    const id = idOf();
+    if (id === null) {
+      stop();
+      return false;
+    }
+    if (T.id !== id) {
+      T.id = id;
+      T.data = null;
+      T.error = null;
+      T.told = null;
+    }
+    if (!T.timer) poll();
+    return true;
+  }
+
+  function stop() {
+    T.id = null;
+    clearTimeout(T.timer);
+    T.timer = null;
+  }
+
+  async function poll() {
+    clearTimeout(T.timer);
+    if (T.id === null) return;
+    try {
+      const got = await fetch("/api/tournaments/" + encodeURIComponent(T.id), { cache: "no-store" });
+      const data = await got.json();
+      if (!got.ok) T.error = data.error || t("Something went wrong; try again.");
+      else take(data);
+    } catch (e) {
+      T.error = t("The server could not be reached; trying again.");
+    }
+    changed();
+    T.timer = setTimeout(poll, POLL_MS);
+  }
+
+  function take(data) {
+    T.data = data;
+    T.error = null;
+    const yours = data.yours;
+    if (yours && T.told !== yours.code) {
+      T.told = yours.code;
+      tell(yours.code);
+    }
+  }
+
+  // "Your game has started", also where the tab is hidden.
+  function tell(code) {
+    const text = t("Your game has started: table {code}.", { code });
+    S.notice = { kind: "info", text };
+    if (document.hidden) document.title = "● " + text;
+    if ("Notification" in window && Notification.permission === "granted") {
+      try { new Notification(t("The Passing Game"), { body: text }); } catch (e) { /* not allowed here */ }
+    }
+  }
+
+  async function act(action) {
+    if (T.busy) return;
+    T.busy = true;
+    try {
+      const { ok, data } = await accountPost(`/api/tournaments/${encodeURIComponent(T.id)}/${action}`, {});
+      if (ok) take(data);
+      else S.notice = { kind: "error", text: data.error || t("Something went wrong; try again.") };
+      if (ok && action === "join" && "Notification" in window && Notification.permission === "default") {
+        Notification.requestPermission().catch(() => {});
+      }
+    } finally {
+      T.busy = false;
+      changed();
+    }
+  }
+
+  function goTo(code, seat) {
+    if (seat !== undefined && seat !== null) accountHolds(code, seat);
+    history.pushState(null, "", "/t/" + code);
+    window.dispatchEvent(new PopStateEvent("popstate"));
+  }
+
+  function statusLine(d) {
+    const s = d.settings;
+    if (d.status === "finished") return t("The tournament is over.");
+    if (d.status === "open" || d.now < s.starts) {
+      const secs = Math.max(0, Math.round(s.starts - d.now));
+      if (secs > 90) return nt("Starts in {n} minute", Math.ceil(secs / 60));
+      return secs > 0 ? nt("Starts in {n} second", secs) : t("Starting: waiting for enough people.");
+    }
+    if (s.kind === "arena") {
+      const left = Math.max(0, Math.round((s.starts + s.minutes * 60 - d.now) / 60));
+      return nt("Pairing for {n} more minute", left);
+    }
+    return t("Round {n} of {total}", { n: d.round, total: s.rounds });
+  }
+
+  function settingsLine(s) {
+    const parts = [kindName(s.kind), s.size === 4 ? t("4 a table, in partnerships") : t("2 a table"),
+      s.kind === "arena" ? nt("{n} minute", s.minutes) : nt("{n} round", s.rounds),
+      t("clock: {move} s a move", { move: s.clock }), s.rated ? t("rated") : t("casual")];
+    return parts.join(" · ");
+  }
+
+  function buttons(d) {
+    if (!accountUser()) return h("p", { class: "hint", text: t("Sign in to join a tournament.") });
+    const mine = d.standings.find((line) => line.you);
+    const out = [];
+    const button = (key, text, action) => h("button", { type: "button", "data-key": key, disabled: T.busy, onclick: () => act(action) }, text);
+    if (d.status === "finished") return null;
+    if (!d.joined) out.push(button("t-join", mine ? t("Join again") : t("Join"), "join"));
+    else {
+      out.push(button("t-withdraw", t("Withdraw"), "withdraw"));
+      out.push(mine && mine.paused ? button("t-resume", t("Come back"), "resume") : button("t-pause", t("Pause"), "pause"));
+    }
+    return h("div", { class: "actions" }, out);
+  }
+
+  function standings(d) {
+    const kind = d.settings.kind;
+    const tiebreak = kind === "swiss" ? t("Buchholz") : kind === "duplicate" ? t("Share") : t("Wins");
+    const head = h("tr", {}, [t("Place"), t("Player"), kind === "duplicate" ? t("Matchpoints") : t("Points"), tiebreak, t("Games")].map((text) => h("th", { scope: "col", text })));
+    const rows = d.standings.map((line) => {
+      const notes = [];
+      if (line.withdrawn) notes.push(t("withdrawn"));
+      else if (line.paused) notes.push(t("paused"));
+      if (line.forfeits) notes.push(nt("{n} game forfeited", line.forfeits));
+      if (kind === "arena" && line.streak >= 2) notes.push(t("on a streak"));
+      const third = kind === "swiss" ? String(line.tiebreak) : kind === "duplicate" ? `${line.tiebreak} %` : String(line.wins);
+      return h("tr", { class: line.you ? "you" : "" },
+        h("td", { text: String(line.rank) }),
+        h("td", {}, h("span", { text: line.name }), notes.length ? h("span", { class: "note", text: " (" + notes.join(", ") + ")" }) : null),
+        h("td", { text: String(line.points) }), h("td", { text: third }), h("td", { text: String(line.games) }));
+    });
+    return h("table", { class: "standings" }, h("thead", {}, head), h("tbody", {}, rows));
+  }
+
+  function tableLine(table) {
+    const names = table.seats.map((name) => name === null ? t("a bot") : name);
+    if (table.bye) return h("li", { text: t("{name}: a bye (counts as a win)", { name: names[0] }) });
+    const result = table.finished ? table.points.join(" – ") : t("being played");
+    const out = [h("span", { class: "who", text: names.join(" · ") }), h("span", { class: "result", text: result })];
+    if (table.forfeited.length) out.push(h("span", { class: "note", text: t("forfeited: {names}", { names: table.forfeited.join(", ") }) }));
+    if (!table.finished) out.push(h("button", { type: "button", class: "link", onclick: () => goTo(table.code) }, t("Watch")));
+    return h("li", {}, out);
+  }
+
+  function tables(d) {
+    const rounds = new Map();
+    for (const table of d.tables) {
+      const key = d.settings.kind === "arena" ? 0 : table.round;
+      if (!rounds.has(key)) rounds.set(key, []);
+      rounds.get(key).push(table);
+    }
+    const out = [];
+    for (const [round, list] of [...rounds.entries()].sort((a, b) => b[0] - a[0])) {
+      out.push(h("h3", { text: round ? t("Round {n}", { n: round }) : t("Games") }));
+      out.push(h("ul", { class: "tournament-tables" }, list.map(tableLine)));
+    }
+    return out.length ? h("section", { class: "card" }, h("h2", { text: t("Tables") }), out) : null;
+  }
+
+  function render() {
+    const d = T.data;
+    if (!d) return h("main", { class: "lobby tournament" }, h("p", { class: "loading", text: T.error || t("Loading…") }));
+    const yours = d.yours ? h("div", { class: "your-game", role: "status" },
+      h("span", { text: t("Your game has started: table {code}.", { code: d.yours.code }) }),
+      h("button", { type: "button", "data-key": "t-go", class: "primary", onclick: () => goTo(d.yours.code, d.yours.seat) }, t("Go to your game"))) : null;
+    return h("main", { class: "lobby tournament" },
+      h("a", { href: "/", class: "back", text: t("Back to the lobby") }),
+      h("h1", { text: d.settings.name }),
+      h("p", { class: "settings", text: settingsLine(d.settings) }),
+      h("p", { class: "status", "data-status": d.status, text: statusLine(d) }),
+      yours, buttons(d), T.error ? h("p", { class: "error", text: T.error }) : null,
+      h("section", { class: "card" }, h("h2", { text: t("Standings") }), standings(d)),
+      tables(d));
+  }
+
+  return { route, active, render };
+})();
