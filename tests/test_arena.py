@@ -364,6 +364,14 @@ def test_cli_end_to_end(tmp_path: Path) -> None:
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 2000
 
 
+def _as_at_a_terminal() -> None:
+    """In the child before it starts: Ctrl-C as a terminal delivers it. A shell
+    that starts a job in the background (``make test &``) ignores SIGINT in it,
+    and every child inherits that, so the arena would never see the signal."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 @pytest.mark.slow  # a process interrupted mid-run
 def test_cli_stops_on_ctrl_c_with_a_partial_report() -> None:
     proc = subprocess.Popen(
@@ -372,6 +380,8 @@ def test_cli_stops_on_ctrl_c_with_a_partial_report() -> None:
         stderr=subprocess.PIPE,
         text=True,
         env=_env(),
+        preexec_fn=_as_at_a_terminal,
+        start_new_session=True,  # its workers too can be ended if it hangs
     )
     try:
         assert proc.stderr is not None
@@ -382,13 +392,13 @@ def test_cli_stops_on_ctrl_c_with_a_partial_report() -> None:
         try:
             out, err = proc.communicate(timeout=30)
         except subprocess.TimeoutExpired:
-            proc.kill()
-            out, err = proc.communicate()
+            os.killpg(proc.pid, signal.SIGKILL)
+            out, err = proc.communicate(timeout=10)
             said = f"stdout:\n{out}\nstderr:\n{err}"
             raise AssertionError(f"no exit 30 s after Ctrl-C; {said}") from None
     finally:
         if proc.poll() is None:
-            proc.kill()
+            os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
     assert proc.returncode == 130, err
     assert "Traceback" not in out + err, err
