@@ -159,7 +159,7 @@ export const Tournament = (() => {
         h("td", {}, h("span", { text: line.name }), notes.length ? h("span", { class: "note", text: " (" + notes.join(", ") + ")" }) : null),
         h("td", { text: String(line.points) }), h("td", { text: third }), h("td", { text: String(line.games) }));
     });
-    return h("table", { class: "standings" }, h("thead", {}, head), h("tbody", {}, rows));
+    return h("div", { class: "standings-wrap" }, h("table", { class: "standings" }, h("thead", {}, head), h("tbody", {}, rows)));
   }
 
   function tableLine(table) {
