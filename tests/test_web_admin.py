@@ -179,3 +179,39 @@ def test_the_help_lists_the_commands() -> None:
         assert command in result.output
     top = CliRunner().invoke(main, ["--lang", "en", "--help"])
     assert "admin" in top.output
+
+
+def test_a_moderator_schedules_a_public_tournament_the_lobby_lists(db: str) -> None:
+    """Issue 26, item 1: public tournaments are a moderator's, with a start time."""
+    import time as clock
+
+    from passing_game.web.store import tournaments as rows
+
+    later = clock.strftime("%Y-%m-%d %H:%M", clock.localtime(clock.time() + 3600))
+    made = admin(
+        db, "tournament", "Sunday Swiss", "--kind", "swiss", "--rounds", "4",
+        "--starts", later, "--rated", "--reason", "the weekly event",
+    )  # fmt: skip
+    assert made.exit_code == 0, made.output
+    assert "Sunday Swiss is scheduled: /tournament/" in made.output
+    store = opened(db)
+    try:
+        with store.transaction() as tx:
+            listed = rows.public(tx, 0, 10)
+        assert [(r.settings["name"], r.settings["rounds"], r.status) for r in listed] == [
+            ("Sunday Swiss", 4, "open")
+        ]
+        assert listed[0].settings["public"] and listed[0].settings["rated"]
+        assert listed[0].settings["starts"] > clock.time() + 3000
+    finally:
+        store.close()
+    logged = admin(db, "log")
+    assert "tournament" in logged.output and "the weekly event" in logged.output
+    for args, says in [
+        (["--kind", "swiss", "--starts", "tomorrow"], "YYYY-MM-DD HH:MM"),
+        (["--kind", "arena", "--minutes", "1", "--starts", later], "5 to 240 minutes"),
+        (["--kind", "swiss", "--starts", "2020-01-01 10:00"], "within 30 days"),
+    ]:
+        refused = admin(db, "tournament", "X", *args, "--reason", "r")
+        assert refused.exit_code == 2 and says in refused.output, refused.output
+    assert admin(db, "tournament", "X", "--kind", "swiss", "--starts", later).exit_code == 2

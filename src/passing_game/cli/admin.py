@@ -8,6 +8,9 @@
     passing-game admin restore NAME --reason TEXT
     passing-game admin unrate CODE GAME --reason TEXT
     passing-game admin log [--limit N]
+    passing-game admin tournament NAME --kind swiss|arena|duplicate --starts "YYYY-MM-DD HH:MM"
+        [--size 2|4] [--rounds N] [--minutes N] [--clock 20|45|90] [--rated]
+        [--target N] [--min-finished SHARE] --reason TEXT
 
 Every action is kept in the moderators' log with its reason (``admin log``).
 Bad input (an unknown account, a missing reason, a game that was not rated)
@@ -225,6 +228,8 @@ def _action_word(action: str) -> str:
         "restore": pgettext("moderators' log", "restore"),
         # TRANSLATORS: the moderators' log's "action" column: a game was taken out of the ratings.
         "unrate": pgettext("moderators' log", "unrate"),
+        # TRANSLATORS: the moderators' log's "action" column: a public tournament was scheduled.
+        "tournament": pgettext("moderators' log", "tournament"),
     }
     return words.get(action, action)
 
@@ -251,3 +256,90 @@ def log_command(ctx: click.Context, limit: int) -> None:
     rows = [[_("when"), _("who"), _("action"), _("target"), _("reason")]]
     rows += [[_when(e.at), e.actor, _action_word(e.action), e.target, e.reason] for e in entries]
     _columns(rows)
+
+
+@admin_command.command(
+    "tournament",
+    cls=TranslatedCommand,
+    help=N_("Schedule a public tournament: listed on the lobby, with a countdown to its start."),
+)
+@click.argument("name")
+@option(
+    "--kind",
+    type=click.Choice(["swiss", "arena", "duplicate"]),
+    required=True,
+    help=N_("The kind of tournament."),
+)
+@option(
+    "--starts",
+    required=True,
+    metavar="'YYYY-MM-DD HH:MM'",
+    help=N_("When it starts (this computer's time)."),
+)
+@option(
+    "--size",
+    type=click.Choice(["2", "4"]),
+    default="2",
+    show_default=True,
+    help=N_("People at a table (4: in partnerships)."),
+)
+@option("--rounds", type=int, default=None, help=N_("Swiss and duplicate: how many rounds."))
+@option("--minutes", type=int, default=None, help=N_("Arena: how long pairing goes on."))
+@option(
+    "--clock",
+    type=click.Choice(["20", "45", "90"]),
+    default="45",
+    show_default=True,
+    help=N_("Seconds a move."),
+)
+@option("--rated", is_flag=True, help=N_("Its games change the players' ratings."))
+@option("--target", type=int, default=None, help=N_("Each game's target score."))
+@option(
+    "--min-finished",
+    type=float,
+    default=None,
+    metavar="SHARE",
+    help=N_("The share of games a person must have finished to join (0 to 1)."),
+)
+@_REASON
+@click.pass_context
+def tournament_command(
+    ctx: click.Context,
+    name: str,
+    kind: str,
+    starts: str,
+    size: str,
+    rounds: int | None,
+    minutes: int | None,
+    clock: str,
+    rated: bool,
+    target: int | None,
+    min_finished: float | None,
+    reason: str,
+) -> None:
+    """Schedule a public tournament: listed on the lobby, with a countdown to its start."""
+    from passing_game.web.admin import schedule
+
+    try:
+        at = time.mktime(time.strptime(starts.strip(), "%Y-%m-%d %H:%M"))
+    except ValueError:
+        raise click.BadParameter(_("write it as YYYY-MM-DD HH:MM"), param_hint="--starts") from None
+    given = {
+        "kind": kind,
+        "name": name,
+        "starts": at,
+        "size": int(size),
+        "clock": clock,
+        "rated": rated,
+    }
+    for key, value in (
+        ("rounds", rounds),
+        ("minutes", minutes),
+        ("target", target),
+        ("min_finished", min_finished),
+    ):
+        if value is not None:
+            given[key] = value
+    with _store(ctx) as store, _refusals():
+        event = schedule(store, given, actor=ctx.obj["actor"], reason=reason, now=time.time())
+    click.echo(_("{name} is scheduled: /tournament/{id}").format(name=event.name, id=event.id))

@@ -20,7 +20,7 @@ its reason kept, nor logged without being done.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from passing_game.i18n import _, ngettext
@@ -32,12 +32,15 @@ from passing_game.web.store import Store, Tx
 from passing_game.web.store import accounts as users
 from passing_game.web.store import admin as moderation
 from passing_game.web.store import ratings as rating_rows
+from passing_game.web.store import tournaments as tournament_rows
 from passing_game.web.store.rows import LogEntry
+from passing_game.web.tournament.director import parse_settings
+from passing_game.web.tournament.model import Event, TournamentError
 
 #: The longest reason kept.
 MAX_REASON = 500
 #: The actions ``web_admin_log`` holds.
-ACTIONS = ("rename", "suspend", "restore", "unrate")
+ACTIONS = ("rename", "suspend", "restore", "unrate", "tournament")
 
 
 class AdminError(ValueError):
@@ -184,3 +187,18 @@ __all__ = [
     "suspend",
     "unrate",
 ]
+
+
+def schedule(
+    store: Store, settings: dict[str, Any], *, actor: str, reason: str, now: float
+) -> Event:
+    """A public tournament, listed on the lobby with its countdown (issue 26, item 1)."""
+    reason = check_reason(reason)
+    try:
+        event = parse_settings(settings, creator=f"admin:{actor}", now=now, public=True)
+    except TournamentError as exc:
+        raise AdminError(str(exc)) from None
+    with store.transaction() as tx:
+        tournament_rows.insert(tx, event.id, asdict(event), now)
+        _log(tx, actor, "tournament", f"{event.name} [{event.id}]", reason)
+    return event
