@@ -130,6 +130,17 @@ def play_to_the_end(page: Page, prefer: str = "play") -> None:
     raise AssertionError("the game did not end")
 
 
+def scroll_to(page: Page, selector: str) -> None:
+    """Scroll the element into view in one step in the page: a render may replace it at
+    any moment, and Playwright's own scroll fails if it does so in between."""
+    page.wait_for_selector(selector)
+    page.evaluate(
+        "(sel) => { const el = document.querySelector(sel);"
+        " if (el) el.scrollIntoView({ block: 'center' }); }",
+        selector,
+    )
+
+
 def outside_viewport(page: Page, selector: str) -> list[str]:
     """Elements matching ``selector`` that are not wholly on the screen."""
     found: list[str] = page.evaluate(

@@ -17,7 +17,7 @@ require_module("playwright")
 
 from playwright.sync_api import Browser, expect  # noqa: E402
 
-from browser_helpers import create_table, play_to_the_end, watch_errors  # noqa: E402
+from browser_helpers import create_table, play_to_the_end, scroll_to, watch_errors  # noqa: E402
 
 SIZES = [(1280, 800), (390, 844)]
 
@@ -46,7 +46,7 @@ def test_the_commitment_before_the_deal_and_its_check_after(
     expect(verdict).to_contain_text("Verified")
     expect(page.locator("#fairness-here")).to_have_text("This browser checked the commitment too.")
     assert page.locator("#replay-commitment").get_attribute("data-full") == committed
-    verdict.scroll_into_view_if_needed()
+    scroll_to(page, "#fairness-verdict")
     page.screenshot(path=str(shots / f"fairness-replay-{size}.png"))
     assert errors == []
     page.close()

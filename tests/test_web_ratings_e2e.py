@@ -29,7 +29,14 @@ require_module("openskill")
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
-from browser_helpers import frame, open_account, sign_up, take_turn, watch_errors  # noqa: E402
+from browser_helpers import (  # noqa: E402
+    frame,
+    open_account,
+    scroll_to,
+    sign_up,
+    take_turn,
+    watch_errors,
+)
 from passing_game.web.ratings.model import SETTLED_SIGMA, display  # noqa: E402
 
 #: Ben's settled rating: forty games in, sure enough that a game moves it less.
@@ -151,10 +158,10 @@ def test_rating_changes_in_words_and_the_games_behind_each_rating(
         expect(help_box).to_contain_text("The number shown is a careful guess")
         assert "sure" not in page.locator("#rating-changes").inner_text()
     ana.screenshot(path=str(shots / "web-rating-words-1280.png"))
-    ben.locator("#rating-changes").scroll_into_view_if_needed()
+    scroll_to(ben, "#rating-changes")
     ben.screenshot(path=str(shots / "web-rating-words-390.png"))
     ana.set_viewport_size({"width": 360, "height": 640})
-    ana.locator("#rating-changes").scroll_into_view_if_needed()
+    scroll_to(ana, "#rating-changes")
     ana.screenshot(path=str(shots / "web-rating-words-360.png"))
     ana.set_viewport_size({"width": 1280, "height": 800})
 

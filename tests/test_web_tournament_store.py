@@ -196,3 +196,17 @@ def test_a_withdrawn_person_is_not_paired_and_a_stranger_cannot_withdraw(store: 
         director.set_entry(store, tid, "u-9", withdrawn=True, paused=False)
     with pytest.raises(TournamentError, match="no such tournament"):
         director.join(store, "nope", "u-1", "P1", NOW)
+
+
+def test_its_creator_starts_it_early_and_nobody_else(store: Store) -> None:
+    tid = new_event(store, "swiss", rounds=1)  # starts at NOW + 60
+    for i in range(2):
+        director.join(store, tid, f"u-{i}", f"P{i}", NOW + i)
+    assert director.advance(store, tid, NOW + 10) == []
+    with pytest.raises(TournamentError, match="Only the tournament's creator"):
+        director.start_now(store, tid, "u-1", NOW + 10)
+    director.start_now(store, tid, "u-ana", NOW + 10)
+    assert director.event(store, tid).starts == NOW + 10
+    assert len(director.advance(store, tid, NOW + 11)) == 1
+    with pytest.raises(TournamentError, match="started already"):
+        director.start_now(store, tid, "u-ana", NOW + 12)

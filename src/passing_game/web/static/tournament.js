@@ -135,6 +135,7 @@ export const Tournament = (() => {
     const out = [];
     const button = (key, text, action) => h("button", { type: "button", "data-key": key, disabled: T.busy, onclick: () => act(action) }, text);
     if (d.status === "finished") return null;
+    if (d.yours_to_start && d.status === "open" && d.now < d.settings.starts) out.push(button("t-start", t("Start now"), "start"));
     if (!d.joined) out.push(button("t-join", mine ? t("Join again") : t("Join"), "join"));
     else {
       out.push(button("t-withdraw", t("Withdraw"), "withdraw"));

@@ -111,6 +111,14 @@ def public(tx: Tx, since: float, limit: int) -> list[TournamentRow]:
     ]
 
 
+def set_start(tx: Tx, id: str, settings: dict[str, Any], starts: float) -> None:
+    """A tournament not started yet starts at ``starts`` (its settings say so too)."""
+    tx.run(
+        "UPDATE web_tournaments SET settings = ?, starts = ? WHERE id = ? AND status = 'open'",
+        (json.dumps({**settings, "starts": starts}, sort_keys=True), starts, id),
+    )
+
+
 def set_status(tx: Tx, id: str, status: str, number: int) -> None:
     tx.run("UPDATE web_tournaments SET status = ?, round = ? WHERE id = ?", (status, number, id))
 
@@ -218,6 +226,7 @@ __all__ = [
     "lock",
     "public",
     "set_entry",
+    "set_start",
     "set_status",
     "tables",
     "tournament_of",

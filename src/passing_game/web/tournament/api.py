@@ -9,7 +9,8 @@
   reached by its link (a public one is a moderator's:
   ``passing-game admin tournament``);
 - ``POST /api/tournaments/{id}/join`` (also back in after withdrawing),
-  ``/withdraw``, ``/pause``, ``/resume``: the signed-in person's entry.
+  ``/withdraw``, ``/pause``, ``/resume``: the signed-in person's entry;
+  ``/start``: its creator starts it before its time.
 
 A POST needs the page's CSRF token like every POST; a refusal is
 ``{"error": a sentence, "code"}`` and changes nothing: ``signed-out`` (401),
@@ -133,6 +134,8 @@ async def entry(request: Request) -> Response:
     try:
         if action == "join":
             await db.run(director.join, db.store, id, user.id, user.name, time.time())
+        elif action == "start":
+            await db.run(director.start_now, db.store, id, user.id, time.time())
         elif action in ENTRY:
             withdrawn, paused = ENTRY[action]
             await db.run(

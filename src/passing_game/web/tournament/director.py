@@ -158,6 +158,20 @@ def set_entry(store: Store, id: str, user_id: str, *, withdrawn: bool, paused: b
             raise TournamentError(_("You are not in this tournament."))
 
 
+def start_now(store: Store, id: str, user_id: str, now: float) -> None:
+    """The creator starts a tournament that has not started yet, before its time."""
+    with store.transaction() as tx:
+        rows.lock(tx)
+        row = rows.get(tx, id)
+        if row is None:
+            raise TournamentError(_("There is no such tournament."))
+        if row.settings.get("creator") != user_id:
+            raise TournamentError(_("Only the tournament's creator can start it early."))
+        if row.status != "open" or row.settings.get("starts", 0) <= now:
+            raise TournamentError(_("This tournament has started already."))
+        rows.set_start(tx, id, row.settings, now)
+
+
 def round_fairness(event: Event, number: int) -> Fairness:
     """A duplicate round's secret seed and salt, the same at every table of the
     round (one commitment, the same deals), drawn from the tournament's seed."""
@@ -363,6 +377,7 @@ def state(store: Store, id: str, user_id: str | None, now: float) -> dict[str, A
         "tables": tables,
         "yours": yours,
         "joined": any(e.user_id == user_id and not e.withdrawn for e in entries),
+        "yours_to_start": user_id is not None and user_id == event.creator,
     }
 
 
@@ -377,6 +392,7 @@ __all__ = [
     "parse_settings",
     "round_fairness",
     "set_entry",
+    "start_now",
     "state",
     "tournament_of",
     "unfinished",
