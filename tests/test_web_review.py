@@ -209,6 +209,18 @@ def test_the_analysis_runs_shows_progress_and_is_cached(
         direct = an.analyse(load_record(text), 0, seed=an.record_seed(record))
         assert a["blunders"] == direct.count("blunder")
         assert a["total_loss"] == round(direct.total_loss, 1)
+        # Luck and skill (issue 26, item 2; P53): the seat's net points in three parts
+        # that add up, skill the analysis's own losses (a blunder made it negative).
+        split = a["luck"]
+        assert split["skill"] == -round(direct.total_loss, 3) < 0
+        assert split["result"] == pytest.approx(split["luck"] + split["skill"] + split["rest"])
+        replayed = load_record(text)
+        net = sum(
+            r.result.points_by_side()[0] - r.result.points_by_side()[1]
+            for r in replayed.rounds
+            if r.result is not None
+        )
+        assert split["result"] == net
         # A cache hit: answered at once, nothing run.
         hit = client.post("/api/analysis", json={"record": record, "seat": 0}, headers=token)
         assert hit.status_code == 200 and hit.json()["status"] == "done"

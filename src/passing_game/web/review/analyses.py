@@ -22,7 +22,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from passing_game.bots import analysis
+from passing_game.bots import analysis, luck
 from passing_game.i18n import LANGUAGES, current_language, using_language
 from passing_game.match import Match
 from passing_game.records import record_marks
@@ -175,6 +175,7 @@ class Analyst:
                 "analysis": result.to_dict(),
                 "explanations": words,
                 "exact": proved,
+                "luck": luck_and_skill(match, job.seat, result, analysis.record_seed(data)),
             }
             with store.transaction() as tx:
                 analysis_rows.save(tx, job.key, job.seat, json.dumps(state), time.time())
@@ -224,6 +225,18 @@ def set_analyst(replacement: Analyst | None) -> Analyst | None:
     with _ANALYST_LOCK:
         old, _ANALYST = _ANALYST, replacement
     return old
+
+
+def luck_and_skill(
+    match: Match, seat: int, result: analysis.Analysis, seed: str
+) -> dict[str, float] | None:
+    """The seat's result split into luck, skill and the rest (issue 26, item 2; P53), for
+    a game of two sides with a finished round; ``None`` otherwise."""
+    if match.rules.sides != 2 or not any(r.result is not None for r in match.rounds):
+        return None
+    worth = luck.deal_values(match, seed)
+    part = luck.split(match, worth, {seat: result})[seat]
+    return {"result": part.result, "luck": part.luck, "skill": part.skill, "rest": part.rest}
 
 
 def peek(store: Store, key: str, seat: int) -> tuple[str, dict[str, Any]]:
@@ -309,6 +322,7 @@ def worded(state: Mapping[str, Any], key: str, seat: int) -> dict[str, Any]:
             "total_loss": round(result.total_loss, 1),
             "evaluations": shown,
             "costliest": costliest,
+            "luck": state.get("luck"),
         },
     }
 
@@ -321,6 +335,7 @@ __all__ = [
     "Analyst",
     "Job",
     "analyst",
+    "luck_and_skill",
     "peek",
     "set_analyst",
     "shown_values",

@@ -9,6 +9,18 @@ from passing_game.i18n import N_
 
 #: Page text key -> English text (the keys are the texts themselves).
 REVIEW_TEXTS: dict[str, str] = {
+    # Luck and skill (issue 26, item 2; docs/DECISIONS.md P53).
+    "Luck and skill": N_("Luck and skill"),
+    "Result (net points)": N_("Result (net points)"),
+    "Luck: the deals, with the expert in every seat": N_(
+        "Luck: the deals, with the expert in every seat"
+    ),
+    "Skill: what your decisions cost against the expert's": N_(
+        "Skill: what your decisions cost against the expert's"
+    ),
+    "The rest: the others' play and the hidden tiles": N_(
+        "The rest: the others' play and the hidden tiles"
+    ),
     "Replay and analysis": N_("Replay and analysis"),
     "Open a game record": N_("Open a game record"),
     "Replay a game": N_("Replay a game"),

@@ -495,8 +495,18 @@ export const Replay = (() => {
       h("td", {}, e.auto ? h("span", { class: "auto", text: e.auto === "timeout" ? t("(auto-played)") : t("(stand-in)") }) : markBadge(e.mark),
         h("button", { type: "button", class: "small link", "data-key": `show-row-${e.round}-${e.index}`, "aria-label": t("Show"), title: t("Show"),
           onclick: () => showDecision(e) }, "↗"))));
+    // Luck and skill (issue 26, item 2): the seat's net points, and what made them.
+    const split = a.luck ? h("section", { class: "luck-skill", id: "luck-skill" },
+      h("h3", { text: t("Luck and skill") }),
+      h("dl", { class: "analysis-facts" }, [
+        [t("Result (net points)"), a.luck.result, "result"],
+        [t("Luck: the deals, with the expert in every seat"), a.luck.luck, "luck"],
+        [t("Skill: what your decisions cost against the expert's"), a.luck.skill, "skill"],
+        [t("The rest: the others' play and the hidden tiles"), a.luck.rest, "rest"],
+      ].map(([label, value, key]) => [h("dt", { text: label }), h("dd", { id: "luck-" + key, text: signed(value) })]))) : null;
     return h("div", { class: "analysis-result", id: "analysis-result" },
       h("dl", { class: "analysis-facts" }, facts.map(([label, value, key]) => [h("dt", { text: label }), h("dd", { id: "analysis-" + key, text: value })])),
+      split,
       h("p", { class: "muted small", text: t("A loss of {mistake} points or more is a mistake, {blunder} or more a blunder (expected points at the end of the round).",
         { mistake: a.thresholds.mistake, blunder: a.thresholds.blunder }) }),
       evalGraph(a.evaluations, R.step, showDecision),

@@ -170,6 +170,7 @@ export const Tournament = (() => {
     const out = [h("span", { class: "who", text: names.join(" · ") }), h("span", { class: "result", text: result })];
     if (table.forfeited.length) out.push(h("span", { class: "note", text: t("forfeited: {names}", { names: table.forfeited.join(", ") }) }));
     if (!table.finished) out.push(h("button", { type: "button", class: "link", onclick: () => goTo(table.code) }, t("Watch")));
+    else out.push(h("a", { class: "button small", href: `/replay/${table.code}/1`, "data-key": "replay-" + table.code }, t("Replay and analysis")));
     return h("li", {}, out);
   }
 

@@ -34,7 +34,7 @@ async function create(form) {
   const get = (name) => form.querySelector(`[name="${name}"]`).value;
   const kind = get("t-kind");
   const body = { kind, name: get("t-name").trim(), size: Number(get("t-size")), clock: get("t-clock"),
-    starts: Date.now() / 1000 + Number(get("t-starts")) * 60 };
+    starts: Date.now() / 1000 + Number(get("t-starts")) * 60, rated: !!Form.rated };
   if (kind === "arena") body.minutes = Number(get("t-length"));
   else body.rounds = Number(get("t-length"));
   const { ok, data } = await accountPost("/api/tournaments", body);
@@ -79,6 +79,8 @@ export function tournamentsCard() {
       h("label", {}, length, kept("input", "t-length", { type: "number", min: 1, max: 240 })),
       h("label", {}, t("Clock"), kept("select", "t-clock", {}, ["20", "45", "90"].map((c) => option("t-clock", c, t("{move} s a move", { move: c }))))),
       h("label", {}, t("Starts in (minutes)"), kept("input", "t-starts", { type: "number", min: 0, max: 1440 })),
+      h("label", { class: "check" }, h("input", { type: "checkbox", id: "t-rated", checked: !!Form.rated, onchange: (ev) => { Form.rated = ev.target.checked; } }),
+        h("span", { text: t("Rated: its games change the players' ratings") })),
       h("button", { type: "submit", "data-key": "t-create" }, t("Create a tournament")));
     parts.push(h("details", { open: Form.open, ontoggle: (ev) => { Form.open = ev.target.open; } }, h("summary", { text: t("Create a tournament for friends") }), form));
   }

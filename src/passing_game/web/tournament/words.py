@@ -13,6 +13,9 @@ from passing_game.i18n import N_, ngettext
 #: Page text key -> English text (the keys are the texts themselves).
 TOURNAMENT_TEXTS: dict[str, str] = {
     "Start now": N_("Start now"),
+    "Rated: its games change the players' ratings": N_(
+        "Rated: its games change the players' ratings"
+    ),
     "The server could not be reached; trying again.": N_(
         "The server could not be reached; trying again."
     ),
