@@ -108,6 +108,15 @@ def test_the_analysis_marks_a_deliberate_blunder(
     expect(costliest.first).to_contain_text("The expert's choice: ")
     expect(costliest.first).to_contain_text("[")
     expect(costliest.first.locator(".explanation")).to_contain_text("simulations")
+    # Luck and skill (issue 26, item 2): the blunders make the skill part negative,
+    # and the three parts add up to the result.
+    expect(page.locator("#luck-and-skill")).to_be_visible()
+    parts = {
+        key: float(page.locator(f"#luck-{key}").inner_text().replace("\u2212", "-"))
+        for key in ("result", "luck", "skill", "rest")
+    }
+    assert parts["skill"] < 0
+    assert abs(parts["result"] - parts["luck"] - parts["skill"] - parts["rest"]) < 0.2
     page.screenshot(path=str(shots / "replay-analysis.png"), full_page=True)
     # "Show" opens the blunder's move from the blunderer's view; the move is marked
     # (test_web_review_graph_e2e.py: the board, the graph, the numbers).
@@ -130,6 +139,7 @@ def test_a_game_of_the_experts_own_choices_shows_no_blunder(
     assert page.locator("#analysis-blunders").inner_text() == "0"
     assert page.locator("#analysis-mistakes").inner_text() == "0"
     expect(page.locator("#analysis-clean")).to_be_visible()
+    expect(page.locator("#luck-skill")).to_have_text("0.0")  # nothing lost: no skill part
     assert page.locator(".mark-blunder").count() == 0
     decisions = int(page.locator("#analysis-decisions").inner_text())
     assert decisions == int(page.locator("#analysis-agreed").inner_text()) > 0

@@ -496,7 +496,7 @@ export const Replay = (() => {
         h("button", { type: "button", class: "small link", "data-key": `show-row-${e.round}-${e.index}`, "aria-label": t("Show"), title: t("Show"),
           onclick: () => showDecision(e) }, "↗"))));
     // Luck and skill (issue 26, item 2): the seat's net points, and what made them.
-    const split = a.luck ? h("section", { class: "luck-skill", id: "luck-skill" },
+    const split = a.luck ? h("section", { class: "luck-skill", id: "luck-and-skill" },
       h("h3", { text: t("Luck and skill") }),
       h("dl", { class: "analysis-facts" }, [
         [t("Result (net points)"), a.luck.result, "result"],
