@@ -77,6 +77,7 @@ def test_two_people_are_paired_play_and_are_ranked_as_the_record_says(site: Site
             player.until(lambda f: f["type"] == "joined")
         first = a.until(lambda f: f["type"] == "state" and f["started"])
         assert first["clock"] is not None  # a tournament's games have clocks
+        assert first["tournament"] is True  # the page offers no rematch, only the way back
         # No rematch at a tournament's table, and no hint.
         b.send(type="hint")
         assert b.error()["code"] == "no-hints"

@@ -105,7 +105,11 @@ def step(page: Page, url: str) -> None:
     if not where["table"]:
         return
     if where["over"]:
-        page.goto(url)
+        back = page.locator("#tournament-link")  # the game's summary links back
+        if back.count():
+            back.click()
+        else:
+            page.goto(url)
         page.locator(".standings").wait_for()
     elif where["summary"]:
         page.locator('[data-key="continue"]').click()
@@ -162,6 +166,7 @@ def test_a_swiss_with_a_bye_each_round_on_three_processes(
     pages[1].locator(".your-game, .tournament-tables li").first.wait_for(timeout=15_000)
     pages[0].screenshot(path=str(shots / "tournament-swiss-round1.png"), full_page=True)
     final = run(pages, servers[0], tid, lambda s: s["status"] == "finished")
+    assert "/tournament/" in pages[0].url and "/tournament/" in pages[1].url
     byes = [t for t in final["tables"] if t.get("bye")]
     assert len(byes) == 2 and len({b["seats"][0] for b in byes}) == 2  # never twice
     played = [frozenset(t["seats"]) for t in final["tables"] if not t.get("bye")]

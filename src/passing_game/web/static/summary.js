@@ -53,8 +53,11 @@ export function renderSummary(frame) {
   const buttons = [];
   let rematchNote = null;
   if (frame.over) {
+    const tournament = frame.tournament ? sessionStorage.getItem("passing-game:tournament:" + frame.table) : null;
     if (frame.practice) buttons.push(...practiceLinks(frame)); // back to the replay it came from
-    else if (!frame.spectator && !frame.daily) {
+    else if (frame.tournament) { // the tournament pairs the next game (tournament.js keeps which one)
+      if (tournament) buttons.push(h("a", { class: "button primary", id: "tournament-link", href: "/tournament/" + tournament }, t("Back to the tournament")));
+    } else if (!frame.spectator && !frame.daily) {
       // A rematch is an offer each person accepts (issue 22): who offered, who is awaited.
       const mine = frame.seats[frame.you].rematch;
       const offered = frame.seats.some((s) => s.rematch);

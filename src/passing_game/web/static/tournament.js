@@ -103,6 +103,7 @@ export const Tournament = (() => {
 
   function goTo(code, seat) {
     if (seat !== undefined && seat !== null) accountHolds(code, seat);
+    sessionStorage.setItem("passing-game:tournament:" + code, T.id); // the game's summary links back (summary.js)
     history.pushState(null, "", "/t/" + code);
     window.dispatchEvent(new PopStateEvent("popstate"));
   }

@@ -173,6 +173,7 @@ class Outbox:
         frame.update(fair.frame_fields(self.table.fairness, state.match))
         if state.origin == "daily":
             frame["daily"] = {"rounds": DAILY_ROUNDS}
+        frame["tournament"] = state.origin == "tournament"  # one game, no rematch (P54)
         if state.origin == practice.ORIGIN:  # one round from a replay's position (issue 25)
             frame["practice"] = True
             if state.over and state.match.resigned is None:  # a resignation says so

@@ -13,6 +13,7 @@ from passing_game.i18n import N_, ngettext
 #: Page text key -> English text (the keys are the texts themselves).
 TOURNAMENT_TEXTS: dict[str, str] = {
     "Start now": N_("Start now"),
+    "Back to the tournament": N_("Back to the tournament"),
     "Rated: its games change the players' ratings": N_(
         "Rated: its games change the players' ratings"
     ),
