@@ -21,25 +21,17 @@ from passing_game import Match, Rules, load_record
 from passing_game.bots import make
 from passing_game.fairness import Fairness
 from passing_game.records import dump_record
-from passing_game.web.store import PostgresStore, SqliteStore, Store
+from passing_game.web.store import Store
 from passing_game.web.tournament import director
 from passing_game.web.tournament.model import TournamentError
-from web_helpers import PG_URL, pg_schema
+from web_helpers import either_store
 
 NOW = 1_800_000_000.0
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    if request.param == "sqlite":
-        made: Store = SqliteStore(tmp_path / "data" / "test.sqlite3")
-        yield made
-        made.close()
-        return
-    with pg_schema("tour") as schema:
-        made = PostgresStore(PG_URL, schema=schema)
-        yield made
-        made.close()
+    yield from either_store(request.param, tmp_path, "tour")
 
 
 def new_event(store: Store, kind: str, **settings: object) -> str:
