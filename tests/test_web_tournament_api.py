@@ -62,6 +62,7 @@ def test_two_people_are_paired_play_and_are_ranked_as_the_record_says(site: Site
     assert site.get(None, f"/tournament/{tid}").status_code == 200  # the page
     seen = site.get(None, f"/api/tournaments/{tid}").json()
     assert seen["status"] in ("open", "running") and "seed" not in seen["settings"]
+    assert "creator" not in seen["settings"]  # an account's id is nobody else's business
     assert [line["name"] for line in seen["standings"]] == ["Ana"]  # the creator is in
     joined = site.post("Bob", f"/api/tournaments/{tid}/join", {})
     assert joined.status_code == 200, joined.text

@@ -178,6 +178,11 @@ def test_a_swiss_with_a_bye_each_round_on_three_processes(
     pages[2].goto(servers[2].url(f"/tournament/{tid}"))
     expect(pages[2].locator(".tournament .status")).to_have_attribute("data-status", "finished")
     pages[2].screenshot(path=str(shots / "tournament-swiss-final-phone.png"), full_page=True)
+    # A player's games: each round Ana either played or had the bye.
+    pages[2].locator(".standings button", has_text="Ana").click()
+    expect(pages[2].locator(".tournament-tables li")).to_have_count(2)
+    pages[2].locator('[data-key="t-all"]').click()
+    expect(pages[2].locator(".tournament-tables li")).to_have_count(4)
     assert not [e for found in errors for e in found], errors
 
 

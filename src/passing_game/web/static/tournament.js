@@ -16,7 +16,8 @@ import { kindName } from "./tournaments.js";
 const POLL_MS = 2000;
 
 export const Tournament = (() => {
-  const T = { id: null, data: null, error: null, timer: null, told: null, busy: false, list: null, form: null };
+  // only: the player whose games the tables list shows (null: everyone's).
+  const T = { id: null, data: null, error: null, timer: null, told: null, busy: false, only: null };
 
   function idOf() {
     const found = location.pathname.match(/^\/tournament\/([A-Za-z0-9_-]+)\/?$/);
@@ -158,7 +159,8 @@ export const Tournament = (() => {
       const third = kind === "swiss" ? String(line.tiebreak) : kind === "duplicate" ? `${line.tiebreak} %` : String(line.wins);
       return h("tr", { class: line.you ? "you" : "" },
         h("td", { text: String(line.rank) }),
-        h("td", {}, h("span", { text: line.name }), notes.length ? h("span", { class: "note", text: " (" + notes.join(", ") + ")" }) : null),
+        h("td", {}, h("button", { type: "button", class: "link", "aria-pressed": T.only === line.name ? "true" : "false",
+          title: t("Show this player's games"), onclick: () => { T.only = T.only === line.name ? null : line.name; changed(); } }, line.name), notes.length ? h("span", { class: "note", text: " (" + notes.join(", ") + ")" }) : null),
         h("td", { text: String(line.points) }), h("td", { text: third }), h("td", { text: String(line.games) }));
     });
     return h("div", { class: "standings-wrap" }, h("table", { class: "standings" }, h("thead", {}, head), h("tbody", {}, rows)));
@@ -177,7 +179,7 @@ export const Tournament = (() => {
 
   function tables(d) {
     const rounds = new Map();
-    for (const table of d.tables) {
+    for (const table of d.tables.filter((one) => !T.only || one.seats.includes(T.only))) {
       const key = d.settings.kind === "arena" ? 0 : table.round;
       if (!rounds.has(key)) rounds.set(key, []);
       rounds.get(key).push(table);
@@ -187,7 +189,9 @@ export const Tournament = (() => {
       out.push(h("h3", { text: round ? t("Round {n}", { n: round }) : t("Games") }));
       out.push(h("ul", { class: "tournament-tables" }, list.map(tableLine)));
     }
-    return out.length ? h("section", { class: "card" }, h("h2", { text: t("Tables") }), out) : null;
+    const only = T.only ? h("p", { class: "only" }, h("span", { text: t("Games of {name}", { name: T.only }) + " " }),
+      h("button", { type: "button", class: "small", "data-key": "t-all", onclick: () => { T.only = null; changed(); } }, t("Show all"))) : null;
+    return out.length || only ? h("section", { class: "card" }, h("h2", { text: t("Tables") }), only, out) : null;
   }
 
   function render() {

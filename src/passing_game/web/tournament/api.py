@@ -61,7 +61,7 @@ def _listed(store: Any, now: float) -> list[dict[str, Any]]:
         found = rows.public(tx, now - 86400, LISTED)
     out = []
     for row in found:
-        settings = {k: v for k, v in row.settings.items() if k != "seed"}
+        settings = director.public_settings(row.settings, finished=False)
         out.append({"id": row.id, "status": row.status, "round": row.round, **settings})
     return out
 

@@ -326,15 +326,20 @@ def tournament_of(store: Store, code: str) -> str | None:
         return rows.tournament_of(tx, code)
 
 
+def public_settings(settings: Mapping[str, Any], *, finished: bool) -> dict[str, Any]:
+    """What anyone may read of a tournament's settings: not its creator's account (or a
+    moderator's login), and its secret seed only once it is over."""
+    hidden = {"creator"} if finished else {"creator", "seed"}
+    return {k: v for k, v in settings.items() if k not in hidden}
+
+
 def state(store: Store, id: str, user_id: str | None, now: float) -> dict[str, Any]:
     """What the tournament's page shows: settings (not the seed while it runs),
     status, standings, tables, and the asker's game under way."""
     with store.transaction() as tx:
         row, entries, games = _load(tx, id)
     event = event_of(row)
-    settings = asdict(event)
-    if row.status != "finished":
-        del settings["seed"]
+    settings = public_settings(asdict(event), finished=row.status == "finished")
     names = {e.user_id: e.name for e in entries}
     yours = None
     tables = []
@@ -390,6 +395,7 @@ __all__ = [
     "game_of",
     "join",
     "parse_settings",
+    "public_settings",
     "round_fairness",
     "set_entry",
     "start_now",

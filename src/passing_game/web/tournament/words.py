@@ -13,6 +13,9 @@ from passing_game.i18n import N_, ngettext
 #: Page text key -> English text (the keys are the texts themselves).
 TOURNAMENT_TEXTS: dict[str, str] = {
     "Start now": N_("Start now"),
+    "Show this player's games": N_("Show this player's games"),
+    "Games of {name}": N_("Games of {name}"),
+    "Show all": N_("Show all"),
     "Back to the tournament": N_("Back to the tournament"),
     "Rated: its games change the players' ratings": N_(
         "Rated: its games change the players' ratings"
