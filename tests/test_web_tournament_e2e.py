@@ -114,6 +114,7 @@ def step(page: Page, url: str) -> None:
     elif where["summary"]:
         page.locator('[data-key="continue"]').click()
     elif where["mine"]:
+        assert page.locator("#hint-button").count() == 0  # no hints in tournaments
         take_turn(page)
 
 

@@ -172,7 +172,8 @@ export function renderTable() {
       h("div", { class: "actions" },
         h("button", { type: "button", id: "draw-button", "data-key": "draw", disabled: !r.can_draw, "aria-disabled": off, onclick: () => act({ type: "draw" }), title: t("Shortcut: D") }, t("Draw")),
         h("button", { type: "button", id: "pass-button", "data-key": "pass", disabled: !r.can_pass, "aria-disabled": off, "aria-describedby": passWarning ? "pass-warning" : null, onclick: doPass, title: t("Shortcut: P") }, t("Pass")),
-        h("button", { type: "button", id: "hint-button", "data-key": "hint", disabled: !r.legal.length, "aria-disabled": off, onclick: () => act({ type: "hint" }), title: t("Shortcut: H") }, t("Hint")),
+        frame.tournament ? null : // no hints in tournaments (P54)
+          h("button", { type: "button", id: "hint-button", "data-key": "hint", disabled: !r.legal.length, "aria-disabled": off, onclick: () => act({ type: "hint" }), title: t("Shortcut: H") }, t("Hint")),
         h("button", { type: "button", id: "tracker-button", "data-key": "tracker", "aria-disabled": off, "aria-haspopup": "dialog", onclick: openTracker, title: t("Shortcut: T") }, t("Tiles")),
         passWarning,
         h("span", { class: "pips-mine", text: t("Your pips: {n}", { n: r.pips }) }),
