@@ -202,3 +202,26 @@ def test_its_creator_starts_it_early_and_nobody_else(store: Store) -> None:
     assert len(director.advance(store, tid, NOW + 11)) == 1
     with pytest.raises(TournamentError, match="started already"):
         director.start_now(store, tid, "u-ana", NOW + 12)
+
+
+def test_a_tournament_may_ask_for_a_share_of_games_finished(store: Store) -> None:
+    """Issue 26, item 4: below the minimum, refused; no counted game yet, in (P54)."""
+    from passing_game.web.store import NewTable, SeatRow
+
+    match = Match(Rules(players=2, target=10), seed=3)
+    while not match.is_over:
+        match.play(match.legal_moves()[0])
+    last = max(
+        (number, index)
+        for number, rnd in enumerate(match.rounds, start=1)
+        for index, turn in enumerate(rnd.history, start=1)
+        if turn.seat == 0
+    )
+    seats = (SeatRow(0, "human", "Lea", user_id="u-left"), SeatRow(1, "bot", "easy", "easy"))
+    store.create_table(NewTable("LEFT22", {"players": 2, "target": 10}, 3, seats, created=NOW))
+    store.finish_game("LEFT22", 1, dump_record(match, marks={last: "stand-in"}))
+    tid = new_event(store, "swiss", min_finished=0.5)
+    with pytest.raises(TournamentError, match="asks for 50 % of games finished; you have 0 %"):
+        director.join(store, tid, "u-left", "Lea", NOW)
+    assert director.join(store, tid, "u-new", "Neo", NOW)
+    assert [e["name"] for e in director.state(store, tid, None, NOW)["standings"]] == ["Neo"]

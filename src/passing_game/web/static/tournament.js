@@ -128,6 +128,7 @@ export const Tournament = (() => {
     const parts = [kindName(s.kind), s.size === 4 ? t("4 a table, in partnerships") : t("2 a table"),
       s.kind === "arena" ? nt("{n} minute", s.minutes) : nt("{n} round", s.rounds),
       t("clock: {move} s a move", { move: s.clock }), s.rated ? t("rated") : t("casual")];
+    if (s.min_finished > 0) parts.push(t("games finished: at least {n} %", { n: Math.round(s.min_finished * 100) }));
     return parts.join(" · ");
   }
 

@@ -9,7 +9,7 @@ import { S, changed } from "./state.js";
 
 const List = { items: null };
 // What the person chose in the form, kept across the lobby's renders.
-const Form = { open: false, values: { "t-kind": "swiss", "t-size": "2", "t-length": "3", "t-clock": "45", "t-starts": "5" } };
+const Form = { open: false, values: { "t-kind": "swiss", "t-size": "2", "t-length": "3", "t-clock": "45", "t-starts": "5", "t-min": "0" } };
 
 // A kind of tournament in words.
 export function kindName(kind) {
@@ -34,7 +34,8 @@ async function create(form) {
   const get = (name) => form.querySelector(`[name="${name}"]`).value;
   const kind = get("t-kind");
   const body = { kind, name: get("t-name").trim(), size: Number(get("t-size")), clock: get("t-clock"),
-    starts: Date.now() / 1000 + Number(get("t-starts")) * 60, rated: !!Form.rated };
+    starts: Date.now() / 1000 + Number(get("t-starts")) * 60, rated: !!Form.rated,
+    min_finished: Number(get("t-min")) / 100 };
   if (kind === "arena") body.minutes = Number(get("t-length"));
   else body.rounds = Number(get("t-length"));
   const { ok, data } = await accountPost("/api/tournaments", body);
@@ -79,6 +80,7 @@ export function tournamentsCard() {
       h("label", {}, length, kept("input", "t-length", { type: "number", min: 1, max: 240 })),
       h("label", {}, t("Clock"), kept("select", "t-clock", {}, ["20", "45", "90"].map((c) => option("t-clock", c, t("{move} s a move", { move: c }))))),
       h("label", {}, t("Starts in (minutes)"), kept("input", "t-starts", { type: "number", min: 0, max: 1440 })),
+      h("label", {}, t("Games finished, at least"), kept("select", "t-min", {}, ["0", "70", "80", "90"].map((n) => option("t-min", n, n === "0" ? t("anyone may join") : `${n} %`)))),
       h("label", { class: "check" }, h("input", { type: "checkbox", id: "t-rated", checked: !!Form.rated, onchange: (ev) => { Form.rated = ev.target.checked; } }),
         h("span", { text: t("Rated: its games change the players' ratings") })),
       h("button", { type: "submit", "data-key": "t-create" }, t("Create a tournament")));

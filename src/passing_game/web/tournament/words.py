@@ -13,6 +13,10 @@ from passing_game.i18n import N_, ngettext
 #: Page text key -> English text (the keys are the texts themselves).
 TOURNAMENT_TEXTS: dict[str, str] = {
     "Start now": N_("Start now"),
+    # TRANSLATORS: the least share of their games a person must have finished to join.
+    "Games finished, at least": N_("Games finished, at least"),
+    "anyone may join": N_("anyone may join"),
+    "games finished: at least {n} %": N_("games finished: at least {n} %"),
     "Show this player's games": N_("Show this player's games"),
     "Games of {name}": N_("Games of {name}"),
     "Show all": N_("Show all"),
