@@ -225,3 +225,27 @@ def test_a_tournament_may_ask_for_a_share_of_games_finished(store: Store) -> Non
         director.join(store, tid, "u-left", "Lea", NOW)
     assert director.join(store, tid, "u-new", "Neo", NOW)
     assert [e["name"] for e in director.state(store, tid, None, NOW)["standings"]] == ["Neo"]
+
+
+def test_an_account_has_at_most_three_open_and_a_deserted_one_is_called_off(
+    store: Store,
+) -> None:
+    """Bad input never costs the site: the poll reads only what is due, an account
+    keeps at most MOST_OPEN tournaments open, one nobody came to ends (P54)."""
+    ids = [new_event(store, "swiss") for _ in range(director.MOST_OPEN)]
+    with pytest.raises(TournamentError, match="3 tournaments that are not over"):
+        new_event(store, "swiss")
+    public = director.parse_settings(
+        {"kind": "swiss", "name": "Weekly", "starts": NOW + 60}, creator="admin:mod",
+        now=NOW, public=True,
+    )  # fmt: skip
+    director.create(store, public, NOW)  # a moderator's are not counted
+    assert director.due(store, NOW) == []  # none has started: nothing to pair
+    assert sorted(director.due(store, NOW + 60)) == sorted([*ids, public.id])
+    director.join(store, ids[0], "u-ana", "Ana", NOW)
+    assert director.advance(store, ids[0], NOW + 3600) == []  # alone: it waits
+    later = NOW + 60 + director.CALLED_OFF_AFTER + 1
+    assert director.advance(store, ids[0], later) == []
+    assert director.state(store, ids[0], None, later)["status"] == "finished"
+    assert ids[0] not in director.due(store, later)
+    new_event(store, "swiss")  # room for another

@@ -280,8 +280,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             status TEXT NOT NULL,
             round INTEGER NOT NULL DEFAULT 0,
             public INTEGER NOT NULL,
-            starts DOUBLE PRECISION NOT NULL
+            starts DOUBLE PRECISION NOT NULL,
+            creator TEXT NOT NULL DEFAULT ''
         )""",
+        "CREATE INDEX IF NOT EXISTS web_tournaments_due ON web_tournaments (status, starts)",
         """CREATE TABLE IF NOT EXISTS web_tournament_entries (
             tournament TEXT NOT NULL REFERENCES web_tournaments (id),
             user_id TEXT NOT NULL,

@@ -65,14 +65,15 @@ def lock(tx: Tx) -> None:
 
 def insert(tx: Tx, id: str, settings: dict[str, Any], created: float) -> None:
     tx.run(
-        "INSERT INTO web_tournaments (id, settings, created, status, round, public, starts)"
-        " VALUES (?, ?, ?, 'open', 0, ?, ?)",
+        "INSERT INTO web_tournaments (id, settings, created, status, round, public, starts,"
+        " creator) VALUES (?, ?, ?, 'open', 0, ?, ?, ?)",
         (
             id,
             json.dumps(settings, sort_keys=True),
             created,
             int(bool(settings.get("public"))),
             float(settings.get("starts", created)),
+            str(settings.get("creator", "")),
         ),
     )
 
@@ -90,12 +91,25 @@ def get(tx: Tx, id: str) -> TournamentRow | None:
     return None if found is None else _row(found)
 
 
-def unfinished(tx: Tx) -> list[str]:
-    """The tournaments that are open or running (the ones to pair)."""
+def due(tx: Tx, now: float) -> list[str]:
+    """The tournaments to pair now: open or running, and past their start."""
     return [
         str(r[0])
-        for r in tx.all("SELECT id FROM web_tournaments WHERE status <> 'finished' ORDER BY starts")
+        for r in tx.all(
+            "SELECT id FROM web_tournaments WHERE status <> 'finished' AND starts <= ?"
+            " ORDER BY starts",
+            (now,),
+        )
     ]
+
+
+def open_by(tx: Tx, creator: str) -> int:
+    """How many tournaments ``creator`` made that are not finished."""
+    found = tx.one(
+        "SELECT COUNT(*) FROM web_tournaments WHERE status <> 'finished' AND creator = ?",
+        (creator,),
+    )
+    return int(found[0]) if found else 0
 
 
 def public(tx: Tx, since: float, limit: int) -> list[TournamentRow]:
@@ -220,10 +234,12 @@ __all__ = [
     "TournamentRow",
     "add_entry",
     "add_table",
+    "due",
     "entries",
     "get",
     "insert",
     "lock",
+    "open_by",
     "public",
     "set_entry",
     "set_start",

@@ -14,7 +14,8 @@
 
 A POST needs the page's CSRF token like every POST; a refusal is
 ``{"error": a sentence, "code"}`` and changes nothing: ``signed-out`` (401),
-``bad-request``, ``bad-settings``, ``not-found`` (404), ``refused``.
+``bad-request``, ``bad-settings``, ``too-many`` (the creator has
+``director.MOST_OPEN`` tournaments not over), ``not-found`` (404), ``refused``.
 """
 
 from __future__ import annotations
@@ -114,7 +115,10 @@ async def create(request: Request) -> Response:
     except TournamentError as exc:
         return _error(str(exc), "bad-settings")
     db = _db(request)
-    await db.run(director.create, db.store, event, now)
+    try:
+        await db.run(director.create, db.store, event, now)
+    except TournamentError as exc:
+        return _error(str(exc), "too-many")
     await db.run(director.join, db.store, event.id, user.id, user.name, now)
     log.info("a tournament was created", extra={"event": "tournament"})
     return JSONResponse({"id": event.id, "link": f"/tournament/{event.id}"})

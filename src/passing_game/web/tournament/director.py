@@ -19,7 +19,7 @@ from dataclasses import asdict, replace
 from typing import Any
 
 from passing_game.fairness import Fairness
-from passing_game.i18n import _
+from passing_game.i18n import _, ngettext
 from passing_game.rules import Rules
 from passing_game.web.protocol import CLOCK_PRESETS, random_code
 from passing_game.web.ratings.model import left_seats
@@ -95,8 +95,24 @@ def parse_settings(given: object, *, creator: str, now: float, public: bool = Fa
     return Event(**fields)
 
 
+#: Tournaments one account may have not finished at once (a moderator's are not counted).
+MOST_OPEN = 3
+#: A tournament that never got two people this long after its start is called off.
+CALLED_OFF_AFTER = 86400.0
+
+
 def create(store: Store, event: Event, now: float) -> None:
+    """Keep a new tournament; ``TournamentError`` if its creator has ``MOST_OPEN`` already."""
     with store.transaction() as tx:
+        rows.lock(tx)
+        if not event.public and rows.open_by(tx, event.creator) >= MOST_OPEN:
+            raise TournamentError(
+                ngettext(
+                    "You have {n} tournament that is not over yet: finish it first.",
+                    "You have {n} tournaments that are not over yet: finish them first.",
+                    MOST_OPEN,
+                ).format(n=MOST_OPEN)
+            )
         rows.insert(tx, event.id, asdict(event), now)
 
 
@@ -253,6 +269,8 @@ def advance(store: Store, id: str, now: float) -> list[str]:
             rows.set_status(tx, id, "finished", row.round)
             return []
         if len(active) < 2:
+            if now > event.starts + CALLED_OFF_AFTER:  # nobody came: off, out of the poll
+                rows.set_status(tx, id, "finished", row.round)
             return []  # not enough people yet: wait
         number = row.round + 1
         met = {s.user_id: set(s.met) for s in lines}
@@ -316,9 +334,10 @@ def event(store: Store, id: str) -> Event:
     return event_of(row)
 
 
-def unfinished(store: Store) -> list[str]:
+def due(store: Store, now: float) -> list[str]:
+    """The tournaments to pair now (past their start, not finished)."""
     with store.transaction() as tx:
-        return rows.unfinished(tx)
+        return rows.due(tx, now)
 
 
 def tournament_of(store: Store, code: str) -> str | None:
@@ -388,9 +407,12 @@ def state(store: Store, id: str, user_id: str | None, now: float) -> dict[str, A
 
 __all__ = [
     "BOT_LEVEL",
+    "CALLED_OFF_AFTER",
+    "MOST_OPEN",
     "ORIGIN",
     "advance",
     "create",
+    "due",
     "event",
     "game_of",
     "join",
@@ -401,5 +423,4 @@ __all__ = [
     "start_now",
     "state",
     "tournament_of",
-    "unfinished",
 ]

@@ -90,7 +90,7 @@ class Tournaments:
         while not host.closing:
             await asyncio.sleep(self.every)
             try:
-                ids = await host.db.run(director.unfinished, host.store)
+                ids = await host.db.run(director.due, host.store, time.time())
                 for id in ids:
                     await self.advance(id)
             except Exception:
