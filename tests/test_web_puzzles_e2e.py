@@ -32,8 +32,9 @@ BY_ID = {p.id: p for p in shipped()}
 
 def shown(page: Page) -> dict[str, Any]:
     """The puzzle on the page, once it is there."""
-    page.wait_for_function(
-        "() => Puzzles.state.data && Puzzles.state.data.puzzle && !Puzzles.state.busy"
+    page.wait_for_function(  # Puzzles is the page's once its modules have run (a new page)
+        "() => typeof Puzzles !== 'undefined' && Puzzles.state.data"
+        " && Puzzles.state.data.puzzle && !Puzzles.state.busy"
     )
     puzzle: dict[str, Any] = page.evaluate("() => Puzzles.state.data.puzzle")
     return puzzle

@@ -268,6 +268,13 @@ def test_a_stored_games_analysis_in_worker_processes(store: SqliteStore) -> None
                 load_record(record), 0, seed=an.record_seed(json.loads(record)), marks={}
             )
             assert result["analysis"]["agreed"] == direct.agreed
+            # Luck and skill: the expert's play of every deal also ran in the worker,
+            # and gave what it gives here.
+            from passing_game.web.review.analyses import luck_and_skill
+
+            seed = an.record_seed(json.loads(record))
+            here = luck_and_skill(load_record(record), 0, direct, seed)
+            assert result["analysis"]["luck"] == here
             assert result["hash"] == client.get(f"/api/replay/{done}/1").json()["hash"]
     finally:
         review.set_analyst(old)

@@ -30,6 +30,7 @@ from passing_game.bots import analysis as an
 from passing_game.bots import make
 from passing_game.records import dump_record
 from passing_game.web.http.app import create_app
+from passing_game.web.review import analyses
 from passing_game.web.review import api as review
 from passing_game.web.review import replay as replays
 from passing_game.web.store import SqliteStore
@@ -140,6 +141,7 @@ def analyst(monkeypatch: pytest.MonkeyPatch) -> Iterator[review.Analyst]:
     """An analyst in threads whose analyses search nothing (the tests need none)."""
     searched = an.analyse_decisions
     monkeypatch.setattr(an, "analyse_decisions", lambda turns, seat, **kw: searched([], seat, **kw))
+    monkeypatch.setattr(analyses, "luck_and_skill", lambda *args: None)  # nor play every deal
     mine = review.Analyst(workers=0)
     old = review.set_analyst(mine)
     yield mine

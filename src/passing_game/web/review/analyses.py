@@ -175,7 +175,9 @@ class Analyst:
                 "analysis": result.to_dict(),
                 "explanations": words,
                 "exact": proved,
-                "luck": luck_and_skill(match, job.seat, result, analysis.record_seed(data)),
+                "luck": luck_and_skill(
+                    match, job.seat, result, analysis.record_seed(data), self.pool()
+                ),
             }
             with store.transaction() as tx:
                 analysis_rows.save(tx, job.key, job.seat, json.dumps(state), time.time())
@@ -228,13 +230,21 @@ def set_analyst(replacement: Analyst | None) -> Analyst | None:
 
 
 def luck_and_skill(
-    match: Match, seat: int, result: analysis.Analysis, seed: str
+    match: Match,
+    seat: int,
+    result: analysis.Analysis,
+    seed: str,
+    executor: Executor | None = None,
 ) -> dict[str, float] | None:
     """The seat's result split into luck, skill and the rest (issue 26, item 2; P53), for
-    a game of two sides with a finished round; ``None`` otherwise."""
+    a game of two sides with a finished round; ``None`` otherwise. The expert's play of
+    every deal runs in ``executor`` (a worker process), as the searches do."""
     if match.rules.sides != 2 or not any(r.result is not None for r in match.rounds):
         return None
-    worth = luck.deal_values(match, seed)
+    if executor is not None:
+        worth = executor.submit(luck.deal_values, match, seed).result()
+    else:
+        worth = luck.deal_values(match, seed)
     part = luck.split(match, worth, {seat: result})[seat]
     return {"result": part.result, "luck": part.luck, "skill": part.skill, "rest": part.rest}
 
