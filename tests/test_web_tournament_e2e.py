@@ -76,6 +76,8 @@ def join(pages: list[Page], servers: list[Server], tid: str) -> None:
     for i, page in enumerate(pages):
         page.goto(servers[i % len(servers)].url(f"/tournament/{tid}"))
         page.locator(".standings").wait_for()
+        # Join or Withdraw once the page knows who is signed in (the account loads apart).
+        page.locator('[data-key="t-join"], [data-key="t-withdraw"]').first.wait_for()
         if page.locator('[data-key="t-join"]').count():
             page.locator('[data-key="t-join"]').click()
             expect(page.locator('[data-key="t-withdraw"]')).to_be_visible()
