@@ -115,7 +115,9 @@ def test_a_duplicate_round_deals_the_same_cards_at_every_table(store: Store) -> 
     assert len({t.seed for t in tables if t is not None}) == 1
     secrets = {t.fairness for t in tables if t is not None}
     assert len(secrets) == 1 and None not in secrets
-    assert json.loads(secrets.pop() or "")["contributions"] == [None, None]
+    shared = json.loads(secrets.pop() or "")
+    # One deal for the round: no person's part is mixed into it (P51, P54).
+    assert shared["contributions"] == [None, None] and "deal_waits_until" not in shared
     kinds = sorted(tuple(s.kind for s in t.seats) for t in tables if t is not None)
     assert kinds == [("human", "bot"), ("human", "human"), ("human", "human")]
     for code in made:
@@ -133,6 +135,9 @@ def test_an_arena_pairs_whoever_is_free_and_stops_at_its_end(store: Store) -> No
         director.join(store, tid, who, who, NOW + i)
     first = director.advance(store, tid, NOW + 60)
     assert len(first) == 1  # two play, one waits
+    made = store.load_table(first[0])
+    # An arena's deal waits for its people's parts (P51; web/game/dealing.py).
+    assert made is not None and json.loads(made.fairness or "")["deal_waits_until"] is None
     director.set_entry(store, tid, "u-c", withdrawn=False, paused=True)
     play_out(store, first[0])
     again = director.advance(store, tid, NOW + 70)
@@ -221,7 +226,7 @@ def test_a_tournament_may_ask_for_a_share_of_games_finished(store: Store) -> Non
     store.create_table(NewTable("LEFT22", {"players": 2, "target": 10}, 3, seats, created=NOW))
     store.finish_game("LEFT22", 1, dump_record(match, marks={last: "stand-in"}))
     tid = new_event(store, "swiss", min_finished=0.5)
-    with pytest.raises(TournamentError, match="asks for 50 % of games finished; you have 0 %"):
+    with pytest.raises(TournamentError, match="asks for 50 %, you have 0 %"):
         director.join(store, tid, "u-left", "Lea", NOW)
     assert director.join(store, tid, "u-new", "Neo", NOW)
     assert [e["name"] for e in director.state(store, tid, None, NOW)["standings"]] == ["Neo"]

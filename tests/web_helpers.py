@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import secrets
 import signal
 import socket
 import subprocess
@@ -122,6 +123,10 @@ class Player:
         self.fresh = False
         #: How far the game was when this seat last acted: frames not past it are stale.
         self.acted_at: tuple[int, ...] = (0,)
+        #: Whether this client adds its random part to a deal that waits for it, as a
+        #: browser does (web/game/dealing.py); by (table, game), the parts it sent.
+        self.contributing = True
+        self.parts: dict[tuple[str, int], str] = {}
 
     def send(self, **message: Any) -> None:
         if message.get("type") in ("play", "draw", "pass", "continue") and self.state:
@@ -140,6 +145,11 @@ class Player:
         if frame["type"] == "state":
             self.state = frame
             self.fresh = True
+            waits = frame.get("dealing")
+            key = (str(frame["table"]), int(frame["game"]))
+            if waits and waits["give"] and self.contributing and key not in self.parts:
+                self.parts[key] = secrets.token_hex(16)
+                self.ws.send_text(json.dumps({"type": "contribute", "value": self.parts[key]}))
         elif frame["type"] == "joined":
             self.joined = frame
         return frame

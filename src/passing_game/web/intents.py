@@ -18,6 +18,7 @@ from typing import Any
 
 from passing_game.i18n import _
 from passing_game.web.daily import open_daily
+from passing_game.web.game.dealing import NOT_DEALT
 from passing_game.web.game.errors import UNKNOWN_REQUEST
 from passing_game.web.lobby import Lobby
 from passing_game.web.protocol import SCHEMA, Intent, ProtocolError, Schema
@@ -161,6 +162,8 @@ async def _tracker(lobby: Lobby, conn: Conn, intent: Intent) -> None:
         raise ProtocolError(
             _("The tile tracker shows what a player knows: take a seat first."), "spectator"
         )
+    if table.dealing is not None:  # the provisional deal's hand is never the game's (P51)
+        raise ProtocolError(_(NOT_DEALT), "not-dealt")
     conn.push({"state": table.state, **tracker(table.match.view(conn.seat))})
 
 
@@ -207,6 +210,7 @@ ROUTES: dict[str, Route] = dict(
         _route("back", leader=True),
         _route("resign", leader=True),
         _route("hand_over", leader=True),
+        _route("contribute", leader=True),
     ]
 )
 

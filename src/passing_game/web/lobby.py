@@ -55,6 +55,7 @@ from passing_game.web.store import (
 )
 from passing_game.web.table.botplay import FAST_BOTS, bot_choices, pooled_choose
 from passing_game.web.table.conn import Actor, Conn, Relay
+from passing_game.web.table.fairness import awaiting
 from passing_game.web.table.runner import Table, Timing
 from passing_game.web.tournament.service import Tournaments
 
@@ -400,7 +401,8 @@ class Lobby:
                 clock=clock,
                 rated=rated,
                 public=bool(intent.get("public")),
-                fairness=committed.to_json(),
+                # A rated game's deal waits for the people's contributions (game/dealing.py).
+                fairness=awaiting(committed) if rated else committed.to_json(),
             )
         )
         await self.cluster.claim(code)  # its creator's process leads a new table

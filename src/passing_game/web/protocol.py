@@ -30,6 +30,8 @@ intent                fields besides ``type``
 ``quick_fill``        none (bots take the seats nobody waits for)
 ``quick_cancel``      none (stop waiting)
 ``daily``             none (today's daily deal, web/daily.py)
+``contribute``        ``value``: 16 to 64 hexadecimal digits, the browser's
+                      random part of the deal (web/game/dealing.py)
 ====================  =================================================
 
 >>> parse_intent('{"type": "play", "move": "l5-3"}')
@@ -51,6 +53,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from passing_game.errors import PassingGameError
+from passing_game.fairness import CONTRIBUTION
 from passing_game.i18n import N_, _, ngettext
 from passing_game.moves import Play, parse_move
 from passing_game.rules import (
@@ -308,6 +311,13 @@ def _level(value: Any) -> str:
     return _str(value, 40)
 
 
+def _contribution(value: Any) -> str:
+    """A browser's random part of a deal (``passing_game.fairness.CONTRIBUTION``)."""
+    if not isinstance(value, str) or not CONTRIBUTION.fullmatch(value):
+        raise ProtocolError(_("A contribution is 16 to 64 lowercase hexadecimal digits."))
+    return value
+
+
 #: The clocks the lobby offers: seconds a move, and the time bank each seat
 #: starts a game with (docs/DECISIONS.md P26).
 CLOCK_PRESETS: dict[str, dict[str, float]] = {
@@ -385,6 +395,7 @@ SCHEMA: dict[str, Schema] = {
     "quick_fill": ({}, {}),
     "quick_cancel": ({}, {}),
     "daily": ({}, {}),
+    "contribute": ({"value": _contribution}, {}),
 }
 
 

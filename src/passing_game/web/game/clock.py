@@ -36,7 +36,7 @@ def turn_end(state: TableState, held: SeatState, start: float) -> float:
 def wanted(state: TableState, now: float, *, round_ended: bool = False) -> Timer | None:
     """The timer the table's position calls for (the current one if still right)."""
     current = state.timer
-    if state.over or not state.started or seats.paused_for(state) is not None:
+    if state.over or not state.playing or seats.paused_for(state) is not None:
         return None
     if current is not None and current.kind == "summary" and not round_ended:
         # The summary holds the table while somebody reads it, until its end.
@@ -108,6 +108,8 @@ def next_wake(state: TableState, now: float) -> float | None:
     timing_out = timer is not None and state.thinking and timer.kind == "move" and timer.end <= now
     if timer is not None and not stood_in(state, timer) and not timing_out:
         due.append(timer.end)
+    if state.dealing is not None and state.dealing.until is not None:
+        due.append(state.dealing.until)  # the deal is made then (game/dealing.py)
     if state.started and not state.over:
         grace = state.timing.offline_grace
         for held in state.seats:

@@ -97,6 +97,26 @@ class NewGame:
 
 
 @dataclass(frozen=True)
+class Contribute:
+    """Store ``seat``'s contribution to the deal's seed (``game/dealing.py``), then keep it."""
+
+    seat: int
+    value: str
+
+
+@dataclass(frozen=True)
+class OpenDeal:
+    """Store that the deal waits for contributions until ``until``, then keep it."""
+
+    until: float
+
+
+@dataclass(frozen=True)
+class Deal:
+    """Store the seed mixed from the contributions given, then deal the game from it."""
+
+
+@dataclass(frozen=True)
 class SetTimer:
     """Store the table's timer, then keep it."""
 
@@ -160,6 +180,9 @@ Effect = (
     | SaveSeat
     | Resign
     | NewGame
+    | Contribute
+    | OpenDeal
+    | Deal
     | SetTimer
     | Finish
     | Think
@@ -169,7 +192,7 @@ Effect = (
     | Arm
 )
 #: The effects that change what is stored (the runner stores each first).
-STORED = (AppendMove, SaveSeat, Resign, NewGame, SetTimer)
+STORED = (AppendMove, SaveSeat, Resign, NewGame, Contribute, OpenDeal, Deal, SetTimer)
 
 
 @dataclass(frozen=True)
@@ -191,11 +214,14 @@ __all__ = [
     "Arm",
     "BotMove",
     "Broadcast",
+    "Contribute",
+    "Deal",
     "Dismiss",
     "Effect",
     "Event",
     "Finish",
     "NewGame",
+    "OpenDeal",
     "Presence",
     "Resign",
     "SaveSeat",

@@ -131,6 +131,16 @@ class SeatState(RowFacts):
 
 
 @dataclass(frozen=True)
+class Dealing:
+    """A game's deal still waiting for the people's contributions (``game/dealing.py``):
+    ``until`` is when it is dealt without the missing ones (``None``: the wait has
+    not begun, it begins once every seat is taken); ``given`` says which seat gave one."""
+
+    until: float | None
+    given: tuple[bool, ...]
+
+
+@dataclass(frozen=True)
 class TableState:
     """One table at one moment: what ``step`` decides from.
 
@@ -155,11 +165,18 @@ class TableState:
     resigned: int | None = None
     timing: Timing = Timing()
     thinking: bool = False
+    #: The deal waits for the people's contributions (``None``: it is dealt).
+    dealing: Dealing | None = None
 
     @property
     def started(self) -> bool:
-        """Play starts once every seat is taken."""
+        """The game starts once every seat is taken (play, once it is dealt too)."""
         return all(s.kind != "open" for s in self.seats)
+
+    @property
+    def playing(self) -> bool:
+        """Moves may be made: every seat is taken and the deal is made."""
+        return self.started and self.dealing is None
 
     @property
     def over(self) -> bool:

@@ -53,7 +53,7 @@ def readers(state: TableState) -> list[SeatState]:
 
 def bot_to_move(state: TableState) -> int | None:
     """The seat a bot (its own, or a stand-in) moves for now, if any."""
-    if state.over or not state.started or waiting(state) or paused_for(state) is not None:
+    if state.over or not state.playing or waiting(state) or paused_for(state) is not None:
         return None
     seat = state.match.round.to_move
     if seat is None:

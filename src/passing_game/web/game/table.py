@@ -22,7 +22,7 @@ from typing import Any
 
 from passing_game.i18n import N_, _
 from passing_game.moves import DRAW, PASS, Move, parse_move
-from passing_game.web.game import clock, seats
+from passing_game.web.game import clock, dealing, seats
 from passing_game.web.game.errors import (
     HINT_ON_YOUR_TURN,
     NO_HINTS,
@@ -68,11 +68,6 @@ NOT_STARTED = N_("The game starts when every seat is taken.")
 HAVE_A_SEAT = N_("You already have a seat at this table.")
 
 
-def timeout_level(state: TableState, seat: int) -> str:
-    """The bot that makes the one move of a person whose time ran out."""
-    return STAND_IN_LEVEL
-
-
 def bot_level(row: SeatRow) -> str:
     """The bot that plays this seat when a bot plays it: its own, or the stand-in."""
     if row.kind == "bot":
@@ -107,6 +102,9 @@ def settle(
     effects: list[Effect] = []
     if finished:
         effects.append(Finish())
+    waits = dealing.settle(state, now)
+    if waits:  # the deal waits, or is made now (the runner settles the game it deals)
+        return [*effects, *waits]
     timer = clock.wanted(state, now, round_ended=round_ended)
     if timer != state.timer:
         effects.append(SetTimer(timer))
@@ -162,6 +160,7 @@ def _move(
         raise ProtocolError(_(GAME_OVER), "game-over")
     if not state.started:
         raise ProtocolError(_(NOT_STARTED), "not-started")
+    dealing.check_dealt(state)
     if seats.waiting(state):
         raise ProtocolError(_("The table waits while the round's result is read."), "summary-open")
     if m.round.to_move != seat:
@@ -215,7 +214,7 @@ def _hint(state: TableState, seat: int, act: Act, now: float) -> Step:
         raise ProtocolError(_("Hints are not given at rated tables."), "no-hints")
     if state.origin in NO_HINTS:
         raise ProtocolError(_(NO_HINTS[state.origin]), "no-hints")
-    if state.over or state.match.round.to_move != seat or not state.started:
+    if state.over or state.match.round.to_move != seat or not state.playing:
         raise ProtocolError(_(HINT_ON_YOUR_TURN), "not-your-turn")
     if seats.alone(state, seat):
         return NOTHING
@@ -252,7 +251,7 @@ def _resign(state: TableState, seat: int, act: Act, now: float) -> Step:
         raise ProtocolError(_("Only a two-player game can be resigned."), "no-resign")
     if state.over:
         raise ProtocolError(_(GAME_OVER), "game-over")
-    if not state.started:
+    if not state.playing:
         raise ProtocolError(_(NOT_STARTED), "not-started")
     return Step((Resign(seat), Broadcast()))
 
@@ -338,6 +337,7 @@ _INTENTS = {
     "resign": _resign,
     "invite": _invite,
     "hand_over": _hand_over,
+    "contribute": dealing.contribute,
 }
 
 
@@ -447,8 +447,8 @@ def _bot_move(state: TableState, event: BotMove, now: float) -> Step:
 
 def _tick(state: TableState, now: float) -> Step:
     """Do what is due: stand-ins (or the pause) for people gone too long, the
-    summary's end, a move for a person out of time (or the pause)."""
-    effects: list[Effect] = []
+    summary's end, a move for a person out of time (or the pause), the deal."""
+    effects: list[Effect] = dealing.due(state, now)
     for held in seats.offline_due(state, now):
         pause = seats.alone(state, held.seat)
         effects.append(SaveSeat(held.seat, {"away": "paused" if pause else "offline"}))
@@ -469,8 +469,8 @@ def _tick(state: TableState, now: float) -> Step:
                 # Nobody else is kept waiting: the game is adjourned (P41).
                 effects += [SaveSeat(timer.seat, {"away": "paused"}), SetTimer(None)]
             else:
-                level = timeout_level(state, timer.seat)
-                effects.append(Think(timer.seat, level, state.seq, "timeout", delay=False))
+                # The stand-in's level makes the one move of a person out of time.
+                effects.append(Think(timer.seat, STAND_IN_LEVEL, state.seq, "timeout", delay=False))
     if not state.started and any(0 <= now - g < 2.0 for g in seats.graces(state)):
         effects.append(Broadcast())  # a grace just ended: the creator's tools show
     elif any(isinstance(e, SaveSeat | SetTimer) for e in effects):

@@ -20,6 +20,7 @@ from passing_game.web.store import NewTable, SeatRow, Store, Tx
 from passing_game.web.store import queue as queue_rows
 from passing_game.web.store import tables as table_rows
 from passing_game.web.store.rows import Ticket
+from passing_game.web.table.fairness import awaiting
 
 #: A waiting row its process has not refreshed for this long is dropped (the
 #: process died); a live process refreshes it every ``POLL_SECONDS``.
@@ -155,7 +156,8 @@ def _match(tx: Tx, players: int, rated: bool, now: float, asker: str | None) -> 
             rated=rated and people == players,
             public=True,
             origin="quick",
-            fairness=committed.to_json(),
+            # A rated game's deal waits for the people's contributions (game/dealing.py).
+            fairness=awaiting(committed) if rated and people == players else committed.to_json(),
         ),
     )
     given: dict[str, int] = {}

@@ -48,7 +48,7 @@ export function askLeave() {
     kind: "leave",
     danger: true,
     title: t("Leave the table?"),
-    text: !frame.started
+    text: !frame.started && !frame.dealing
       ? t("Your seat opens for someone else.")
       : frame.alone
         ? t("The game is adjourned and waits for you: the table's link brings you back to it.")

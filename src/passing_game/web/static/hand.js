@@ -180,7 +180,7 @@ export function renderHand(frame) {
     if (plays.length) button.addEventListener("pointerdown", (event) => dragStart(event, tile, button));
     hand.append(button);
   });
-  if (!r.hand.length) hand.append(h("p", { class: "muted", text: t("No tiles in hand.") }));
+  if (!r.hand.length) hand.append(h("p", { class: "muted", text: frame.dealing ? t("Your tiles come with the deal.") : t("No tiles in hand.") }));
   return hand;
 }
 

@@ -3,6 +3,7 @@
 import { accountEnded } from "./account.js";
 import { afterRender, announce } from "./announce.js";
 import { goToLobby } from "./dialogs.js";
+import { contribute } from "./fairness.js";
 import { sentenceStart, t } from "./i18n.js";
 import { Quick } from "./quickplay.js";
 import { seatKey, send } from "./socket.js";
@@ -45,6 +46,7 @@ export function receive(msg) {
     msg.at = performance.now(); // countdowns run from the frame's arrival
     const before = S.frame;
     S.frame = msg;
+    contribute(msg); // the deal waits for this browser's random part (fairness.js)
     if (!before || before.round.number !== msg.round.number || before.game !== msg.game || msg.round.history.length !== before.round.history.length) {
       S.hint = null;
       S.choosing = null;

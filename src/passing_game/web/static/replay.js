@@ -365,7 +365,7 @@ export const Replay = (() => {
       top,
       h("main", { class: "table-grid" },
         h("div", { class: "play" }, renderControls(steps), said, practiceButton(practice, !!step.summary), ending, seats, board, renderSummary(step)),
-        h("aside", { class: "side" }, renderPad(step), replayFairness(R.data), renderAnalysis())),
+        h("aside", { class: "side" }, renderPad(step), replayFairness(R.data, { code: R.code, game: R.game }), renderAnalysis())),
       practiceDialog(practice));
   }
 

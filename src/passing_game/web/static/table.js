@@ -184,7 +184,7 @@ export function renderTable() {
       h("p", { class: "watching", text: t("You are watching this table. Hands stay hidden.") }));
   }
   let invite = null;
-  if (!frame.started) {
+  if (!frame.started && !frame.dealing) {
     invite = h("div", { class: "invite card" },
       h("p", { text: t("Share this code or link with your friends:") }),
       h("p", { class: "big-code", text: frame.table }),

@@ -72,6 +72,9 @@ class AsyncStore:
     ) -> None:
         await self._call(self.store.start_game, code, game, seed, fairness)
 
+    async def set_deal(self, code: str, game: int, seed: int, fairness: str | None) -> None:
+        await self._call(self.store.set_deal, code, game, seed, fairness)
+
     async def game_record(self, code: str, game: int) -> str | None:
         return await self._call(self.store.game_record, code, game)
 

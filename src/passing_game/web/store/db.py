@@ -242,6 +242,11 @@ class Store(ABC):
                 raise StoreError(f"table {code} is at game {at[0]}; cannot start game {game}")
             tables.start_game(tx, code, game, seed, at[1] + 1, fairness)
 
+    def set_deal(self, code: str, game: int, seed: int, fairness: str | None) -> None:
+        """A game's seed and secrets before its first move (its deal's contributions)."""
+        with self.transaction() as tx:
+            tables.set_deal(tx, code, game, seed, fairness)
+
     def game_record(self, code: str, game: int) -> str | None:
         """The record of a finished game, or ``None``."""
         with self.transaction() as tx:

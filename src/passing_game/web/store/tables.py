@@ -261,6 +261,19 @@ def start_game(
     tx.run("UPDATE web_tables SET game = ? WHERE code = ?", (game, code))
 
 
+def set_deal(tx: Tx, code: str, game: int, seed: int, fairness: str | None) -> None:
+    """A game's seed and secrets while its deal waits for contributions (P51): only
+    before its first move, so no stored move is ever replayed on another deal."""
+    changed = tx.run(
+        "UPDATE web_games SET seed = ?, fairness = ? WHERE code = ? AND game = ?"
+        " AND finished = 0 AND NOT EXISTS"
+        " (SELECT 1 FROM web_moves m WHERE m.code = ? AND m.game = ?)",
+        (seed, fairness, code, game, code, game),
+    )
+    if changed != 1:
+        raise StoreError(f"table {code} game {game} is under way; its deal stands")
+
+
 def game_record(tx: Tx, code: str, game: int) -> str | None:
     row = tx.one(
         "SELECT record FROM web_games WHERE code = ? AND game = ? AND finished = 1",

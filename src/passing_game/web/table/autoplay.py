@@ -48,7 +48,7 @@ class Played(Protocol):
     def match(self) -> Match: ...
 
     @property
-    def started(self) -> bool: ...
+    def playing(self) -> bool: ...
 
     @property
     def leader(self) -> bool: ...
@@ -156,7 +156,7 @@ class Autoplay:
         if conn.hinting or seat is None:
             return
         m = t.match
-        if m.is_over or m.round.to_move != seat or not t.started:
+        if m.is_over or m.round.to_move != seat or not t.playing:
             text = _(HINT_ON_YOUR_TURN)
             conn.push(frames.error_frame(t.state, text, "not-your-turn"))
             return

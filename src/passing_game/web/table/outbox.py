@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from passing_game.fairness import Fairness
 from passing_game.i18n import _, using_language
 from passing_game.web.daily import DAILY_ROUNDS
-from passing_game.web.game import clock, seats
+from passing_game.web.game import clock, dealing, seats
 from passing_game.web.game.model import TableState
 from passing_game.web.practice import model as practice
 from passing_game.web.ratings.shown import RatingsShown
@@ -138,7 +138,7 @@ class Outbox:
             state=t.state,
             game=state.game,
             seat_rows=self.seat_rows(state, now),
-            started=state.started,
+            started=state.playing,
             paused=bool(waiting),
             waiting=waiting,
             cache=t.cache,
@@ -160,7 +160,7 @@ class Outbox:
         frame["can_resign"] = (
             held is not None
             and state.rules.players == 2
-            and state.started
+            and state.playing
             and not state.over
             and not held.stand_in
         )
@@ -170,7 +170,14 @@ class Outbox:
         frame["adjourns"] = viewer is not None and seats.adjourns(state, viewer)
         frame["resigned"] = state.resigned
         # The commitment to the deal, for every viewer from the start (issue 26, fairness.py).
-        frame.update(fair.frame_fields(self.table.fairness, state.match))
+        # While the deal waits (once every seat is taken), each viewer's browser is
+        # asked for its part; the provisional deal's hands are never the game's.
+        waits = state.dealing if state.started else None
+        frame.update(fair.frame_fields(t.fairness, state.match, waits, viewer, now))
+        if state.dealing is not None:
+            frame["round"].update(hand=[], pips=0, leader=None, to_move=None)
+        if waits is not None:
+            frame["status"] = _(dealing.DEALING)
         if state.origin == "daily":
             frame["daily"] = {"rounds": DAILY_ROUNDS}
         frame["tournament"] = state.origin == "tournament"  # one game, no rematch (P54)

@@ -1,21 +1,19 @@
 """A table's runner: it feeds events to the pure authority and does the I/O.
 
-The rules of a table (what an intent, a bot's move, the clock or a
-person's coming and going does) are decided by ``web/game/``'s ``step``
-and ``settle``, which touch nothing. This module carries their effects
-out, in the order the store demands (docs/DECISIONS.md P21, P41): check
-(``step``), store (and wait for the commit), apply, tell. Everything that
-changes a table holds the table's lock (``Table.lock``) from its check to
-its broadcast, so two events never interleave; while it is held the table
-waits for the database in a worker thread (``AsyncStore``) and the event
-loop goes on serving every other table.
+The rules of a table (an intent, a bot's move, the clock, a person's coming
+and going) are decided by ``web/game/``'s ``step`` and ``settle``, which
+touch nothing. This module carries their effects out in the order the store
+demands (P21, P41): check, store (and wait for the commit), apply, tell.
+The table's lock (``Table.lock``) is held from an event's check to its
+broadcast, so two events never interleave; meanwhile the table waits for
+the database in a worker thread (``AsyncStore``) and the loop serves others.
 
-Its other jobs are its parts: ``seating`` (connections, seat tokens),
-``outbox`` (frames out), ``autoplay`` (the one place a bot's move is chosen,
-off the event loop), ``replica`` (following a leader through the same
-``apply_*`` methods), ``ratings`` (its game's rating changes shown) and
-``fairness`` (the deal's commitment). Each names what it uses of the table in
-a ``Protocol`` of its own; the table knows its process only as a ``Host``.
+Its parts: ``seating`` (connections, seat tokens), ``outbox`` (frames out),
+``autoplay`` (the one place a bot's move is chosen, off the event loop),
+``replica`` (following a leader through the same ``apply_*`` methods),
+``ratings`` (its game's rating changes shown) and ``fairness`` (the deal's
+commitment). Each names what it uses of the table in a ``Protocol`` of its
+own; the table knows its process only as a ``Host``.
 """
 
 from __future__ import annotations
@@ -33,7 +31,7 @@ from passing_game.moves import Move
 from passing_game.records import dump_record
 from passing_game.rules import Rules
 from passing_game.web.daily import daily_record, match_for, stored_match
-from passing_game.web.game import events
+from passing_game.web.game import events, model
 from passing_game.web.game import seats as seat_rules
 from passing_game.web.game import table as authority
 from passing_game.web.game.model import Clock, SeatRow, SeatState, TableState, Timer, Timing
@@ -50,7 +48,7 @@ from passing_game.web.table.botplay import bot_choices, level_choices
 from passing_game.web.table.conn import Actor, Conn
 from passing_game.web.table.outbox import Outbox, Teller
 from passing_game.web.table.replica import Replica
-from passing_game.web.table.seating import Seat, Seating, Usher
+from passing_game.web.table.seating import Seat, Seating, Usher, log_seat
 
 __all__ = ["Host", "Table", "Timing"]
 
@@ -144,13 +142,17 @@ class Table:
         self.timer = stored.timer
         self.game = stored.game
         self.seq = stored.last_seq
-        self._start_game(stored.seed, fair.loaded(stored.fairness, self.rules.players))
+        fairness = fair.loaded(stored.fairness, self.rules.players)
+        self._start_game(stored.seed, fairness, fair.dealing_of(stored.fairness, fairness))
         self.match = stored_match(stored)
         self.played_by: list[str | None] = list(stored.played_by) or [None] * len(stored.moves)
         self.resigned: int | None = stored.resigned
 
-    def _start_game(self, seed: int, fairness: Fairness | None = None) -> None:
+    def _start_game(
+        self, seed: int, fairness: Fairness | None = None, dealing: model.Dealing | None = None
+    ) -> None:
         self.seed, self.fairness = seed, fairness  # fairness: the commitment (fair.py)
+        self.dealing = dealing  # the deal waits for contributions (game/dealing.py)
         # A daily deal's match ends after its rounds (web/daily.py, P31).
         self.match = match_for(self.origin, self.rules, seed)
         self.played_by = []
@@ -174,8 +176,13 @@ class Table:
 
     @property
     def started(self) -> bool:
-        """Play starts once every seat is taken."""
+        """The game starts once every seat is taken."""
         return all(s.kind != "open" for s in self.seats)
+
+    @property
+    def playing(self) -> bool:
+        """Moves may be made: every seat is taken and the deal is made."""
+        return self.started and self.dealing is None
 
     def connected(self, seat: int) -> bool:
         """Whether a client sits at ``seat`` in this process or another."""
@@ -200,6 +207,7 @@ class Table:
             resigned=self.resigned,
             timing=self.timing,
             thinking=self.autoplay.thinking_at(self.seq),
+            dealing=self.dealing,
         )
 
     def _seat_state(self, seat: Seat) -> SeatState:
@@ -262,8 +270,7 @@ class Table:
         if intent.type == "hand_over":
             fields["levels"], fields["shown"] = bot_choices(), level_choices()
         seat = None if intent.type == "join" else actor.seat
-        # Fresh randomness costs a system call: drawn only for an intent that deals.
-        # A game it deals gets a commitment of its own (fair.py): its seed is its seed.
+        # Fresh randomness (a system call) only for an intent that deals: its commitment.
         self._fresh = Fairness.new(self.rules.players) if intent.type in authority.DEALING else None
         event = events.Act(seat, intent.type, fields, seed=self._fresh.seed if self._fresh else 0)
         return dict(await self.dispatch(event))
@@ -281,10 +288,7 @@ class Table:
         done = _Done()
         try:
             await self._perform(found.effects, done)
-            more = authority.settle(
-                self.snapshot(), now, round_ended=done.round_ended, finished=done.finished
-            )
-            await self._perform(more, done)
+            await self._settle(done, now, round_ended=done.round_ended, finished=done.finished)
         except DuplicateMove:
             # Another process stored this move number first (a lease that
             # changed hands): this one catches up and drops its own.
@@ -313,12 +317,16 @@ class Table:
             if not self.leader:
                 return
             done = _Done()
-            effects = authority.settle(
-                self.snapshot(), time.time(), finished=finish and self.match.is_over
-            )
-            await self._perform(effects, done)
+            await self._settle(done, time.time(), finished=finish and self.match.is_over)
             if done.stored:
                 self.outbox.broadcast()
+
+    async def _settle(self, done: _Done, now: float, **given: bool) -> None:
+        """What the position calls for, carried out (and what a deal just made calls for)."""
+        effects = authority.settle(self.snapshot(), now, **given)
+        await self._perform(effects, done)
+        if any(isinstance(e, events.Deal) for e in effects):
+            await self._perform(authority.settle(self.snapshot(), now), done)
 
     async def _perform(self, effects: Sequence[events.Effect], done: _Done) -> None:
         """Carry out effects in order: each stored one is stored, then applied."""
@@ -327,7 +335,7 @@ class Table:
                 await self._append(effect, done)
             elif isinstance(effect, events.SaveSeat):
                 await self.save_seat(self.seats[effect.seat], **effect.changes)
-                self._log_seat(effect)
+                log_seat(self.code, effect)
             elif isinstance(effect, events.SetTimer):
                 await self._set_timer(effect.timer)
             elif isinstance(effect, events.Resign):
@@ -337,10 +345,17 @@ class Table:
                 done.finished = True
             elif isinstance(effect, events.NewGame):
                 made = self._fresh if self._fresh and self._fresh.seed == effect.seed else None
-                await self.db.start_game(self.code, effect.game, effect.seed, fair.stored(made))
+                # A rated table's next deal waits for contributions too (game/dealing.py).
+                text = fair.awaiting(made) if made and self.rated else fair.stored(made)
+                await self.db.start_game(self.code, effect.game, effect.seed, text)
                 self.game = effect.game
-                self._start_game(effect.seed, made)
+                self._start_game(effect.seed, made, fair.dealing_of(text, made))
                 self.changes["reset"] = 1
+            elif isinstance(effect, events.Contribute | events.OpenDeal | events.Deal):
+                fairness, waiting, seed, text = fair.after(self.fairness, self.dealing, effect)
+                await self.db.set_deal(self.code, self.game, seed, text)
+                self._start_game(seed, fairness, waiting)  # no move yet: dealt again
+                self.cache, self.changes["reset"] = frames.FrameCache(), 1
             elif isinstance(effect, events.Finish):
                 await self.finish()
             elif isinstance(effect, events.Think):
@@ -362,20 +377,6 @@ class Table:
                 self.arm(effect.when)
                 continue
             done.stored = True
-
-    def _log_seat(self, effect: events.SaveSeat) -> None:
-        """The seat changes an operator looks for in the log."""
-        changes, seat = effect.changes, effect.seat
-        away = changes.get("away", "")
-        if "invite_hash" in changes and changes.get("token_hash"):
-            message, event = "seat %d taken by invitation", "invite-used"
-        elif away == "offline":
-            message, event = "seat %d offline, a stand-in plays", "stand-in"
-        elif away == "paused":
-            message, event = "seat %d away, the game waits for its person", "paused"
-        else:
-            return
-        log.info(message, seat, extra={"table": self.code, "event": event})
 
     async def _append(self, effect: events.AppendMove, done: _Done) -> None:
         seat = self.match.round.to_move

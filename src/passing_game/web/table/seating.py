@@ -259,3 +259,18 @@ class Seating:
 
 
 __all__ = ["Sat", "Seat", "Seating", "Usher"]
+
+
+def log_seat(code: str, effect: events.SaveSeat) -> None:
+    """The seat changes an operator looks for in the log."""
+    changes, seat = effect.changes, effect.seat
+    away = changes.get("away", "")
+    if "invite_hash" in changes and changes.get("token_hash"):
+        message, event = "seat %d taken by invitation", "invite-used"
+    elif away == "offline":
+        message, event = "seat %d offline, a stand-in plays", "stand-in"
+    elif away == "paused":
+        message, event = "seat %d away, the game waits for its person", "paused"
+    else:
+        return
+    log.info(message, seat, extra={"table": code, "event": event})

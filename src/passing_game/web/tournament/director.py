@@ -28,6 +28,7 @@ from passing_game.web.store import NewTable, SeatRow, Store, Tx
 from passing_game.web.store import history as history_rows
 from passing_game.web.store import tables as table_rows
 from passing_game.web.store import tournaments as rows
+from passing_game.web.table.fairness import awaiting
 from passing_game.web.tournament import pairing
 from passing_game.web.tournament.model import (
     Entry,
@@ -160,7 +161,7 @@ def join(store: Store, id: str, user_id: str, name: str, now: float) -> bool:
             if found.share is not None and found.share < event.min_finished:
                 raise TournamentError(
                     _(
-                        "This tournament asks for {need} % of games finished; you have {have} %."
+                        "Games finished: this tournament asks for {need} %, you have {have} %."
                     ).format(need=round(event.min_finished * 100), have=round(found.share * 100))
                 )
         return rows.add_entry(tx, id, user_id, name, now)
@@ -237,7 +238,9 @@ def _make_table(
             rated=event.rated and None not in seats,
             public=event.public,
             origin=ORIGIN,
-            fairness=fair.to_json(),
+            # The deal waits for the people's contributions, but one a duplicate's round
+            # shares (P51, P54).
+            fairness=fair.to_json() if event.kind == "duplicate" else awaiting(fair),
         ),
     )
     rows.add_table(tx, event.id, code, number, seats, now)
