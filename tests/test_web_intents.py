@@ -47,6 +47,7 @@ def test_the_intents_that_change_a_table_go_to_its_leader() -> None:
         "resign",
         "invite",
         "hand_over",
+        "contribute",
     }
     # Only the leader's part: the lobby sends these on as they are.
     plain = {kind for kind, route in ROUTES.items() if route.handler is None}
