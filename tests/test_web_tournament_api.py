@@ -121,3 +121,20 @@ def test_bad_requests_are_refused_and_change_nothing(site: Site) -> None:
     assert missing.status_code == 400 and missing.json()["code"] == "refused"
     assert site.post("Cyd", "/api/tournaments/nope/dance", {}).status_code == 404
     assert site.get(None, "/api/tournaments").json() == {"tournaments": []}  # private ones unlisted
+    # A part of a duplicate's deals that is not one is refused, and nobody joins (P55).
+    made = site.post("Cyd", "/api/tournaments", {"kind": "duplicate", "name": "D"})
+    assert made.status_code == 200, made.text
+    tid = made.json()["id"]
+    for part in ("XYZ", 7, "ab" * 40):
+        bad_part = site.post(
+            "Cyd", "/api/tournaments", {"kind": "swiss", "name": "Y", "contribution": part}
+        )
+        assert bad_part.status_code == 400 and bad_part.json()["code"] == "bad-part"
+        assert "hexadecimal" in bad_part.json()["error"]
+    site.sign_up("Dan", "10.0.0.4")
+    refused = site.post("Dan", f"/api/tournaments/{tid}/join", {"contribution": "no"})
+    assert refused.status_code == 400 and refused.json()["code"] == "bad-part"
+    names = [
+        line["name"] for line in site.get("Dan", f"/api/tournaments/{tid}").json()["standings"]
+    ]
+    assert names == ["Cyd"]

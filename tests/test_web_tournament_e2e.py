@@ -176,6 +176,10 @@ def test_a_swiss_with_a_bye_each_round_on_three_processes(
     assert len(played) == len(set(played)) == 2  # nobody meets twice
     got = {line["name"]: line["points"] for line in final["standings"]}
     assert got == replayed_points(servers[1], final)
+    # Each game's deal waited for the people's browsers: their parts are in its seed (P51).
+    for table in (t for t in final["tables"] if not t.get("bye")):
+        given = api(servers[1], f"/api/tables/{table['code']}/record")["fairness"]["contributions"]
+        assert any(given), (table, given)
     # Every process shows the same standings; the page says it is over.
     assert api(servers[2], f"/api/tournaments/{tid}")["standings"] == final["standings"]
     pages[2].goto(servers[2].url(f"/tournament/{tid}"))
@@ -208,8 +212,25 @@ def test_a_duplicate_round_deals_every_table_the_same_and_ranks_by_matchpoints(
 ) -> None:
     pages = people(browser, servers, ["Fay", "Gus", "Hal"])
     tid = create(pages[0], "duplicate", 1)
+    # The deals' commitment is on the page before anyone else joins (P55).
+    committed = pages[0].locator("#t-commitment").get_attribute("data-full")
+    assert committed and len(committed) == 64
     join(pages, servers, tid)
+    given = [
+        p.evaluate(f"() => localStorage.getItem('passing-game:tournament-part:{tid}')")
+        for p in pages
+    ]
+    assert all(given) and len(set(given)) == 3  # each browser's own part, sent with its join
     final = run(pages, servers[2], tid, lambda s: s["status"] == "finished")
+    # Over: the secret revealed gives the commitment, and the round's deals follow
+    # from it and every person's part; each page says so, and finds its own part.
+    fair = final["fairness"]
+    assert fair["commitment"] == committed and fair["verified"] is True
+    assert sorted(fair["rounds"][0]["parts"]) == sorted(given)
+    for page in pages:
+        page.goto(servers[0].url(f"/tournament/{tid}"))
+        expect(page.locator("#t-fairness-verdict")).to_contain_text("Verified")
+        expect(page.locator("#t-fairness-mine")).to_be_visible()
     tables = [t for t in final["tables"] if not t.get("bye")]
     assert len(tables) == 2 and sum(name is None for t in tables for name in t["seats"]) == 1
     records = {t["code"]: api(servers[0], f"/api/tables/{t['code']}/record") for t in tables}

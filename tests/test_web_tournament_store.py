@@ -22,7 +22,7 @@ from passing_game.bots import make
 from passing_game.fairness import Fairness
 from passing_game.records import dump_record
 from passing_game.web.store import Store
-from passing_game.web.tournament import director
+from passing_game.web.tournament import director, parts
 from passing_game.web.tournament.model import TournamentError
 from web_helpers import either_store
 
@@ -125,8 +125,52 @@ def test_a_duplicate_round_deals_the_same_cards_at_every_table(store: Store) -> 
     second = director.advance(store, tid, NOW + 61)
     seeds = {t.seed for t in (store.load_table(c) for c in second) if t is not None}
     assert len(seeds) == 1 and seeds != {tables[0].seed if tables[0] else 0}
-    fair = director.round_fairness(director.event(store, tid), 1)
+    fair = parts.round_fairness(director.event(store, tid), 1)
     assert isinstance(fair, Fairness) and fair.seed == (tables[0].seed if tables[0] else 0)
+
+
+def test_a_duplicates_deals_mix_every_persons_part_and_check_out_at_its_end(
+    store: Store,
+) -> None:
+    """P55: the round's server seed is the tournament's committed secret with every
+    person's part; at the end the page reveals them and recomputes it; a part or a
+    commitment changed does not hold."""
+    tid = new_event(store, "duplicate", rounds=1)
+    event = director.event(store, tid)
+    opening = director.state(store, tid, None, NOW)
+    assert opening["fairness"] == {"commitment": parts.commitment(event)}
+    assert len(opening["fairness"]["commitment"]) == 64 and "secret" not in opening["settings"]
+    given = {"u-a": "aa" * 8, "u-b": "bb" * 8, "u-c": None, "u-d": "dd" * 8}
+    for i, (who, part) in enumerate(given.items()):
+        director.join(store, tid, who, who, NOW + i, part)
+    director.join(store, tid, "u-a", "u-a", NOW + 5, "ee" * 8)  # in already: the first part stays
+    made = director.advance(store, tid, NOW + 60)
+    mixed = ["aa" * 8, "bb" * 8, "dd" * 8]
+    expected = parts.round_fairness(event, 1, mixed)
+    assert parts.round_fairness(event, 1, ["aa" * 8, "bb" * 8, "de" * 8]).seed != expected.seed
+    for code in made:
+        table = store.load_table(code)
+        assert table is not None and table.seed == expected.seed
+        fair = Fairness.from_dict(json.loads(table.fairness or ""), 2)
+        assert fair == expected  # one deal at every table, no per-table part (P51)
+        match = Match(Rules.from_dict(table.rules), table.seed)
+        bots = [make("greedy", seed=f"{code}/{s}") for s in range(2)]
+        while not match.is_over:
+            seat = match.to_move
+            assert seat is not None
+            match.play(bots[seat].choose(match.view(seat)))
+        store.finish_game(code, 1, dump_record(match, fairness=fair.to_dict()))
+    assert director.advance(store, tid, NOW + 61) == []
+    over = director.state(store, tid, None, NOW + 62)
+    shown = over["fairness"]
+    assert over["status"] == "finished" and shown["verified"] is True and shown["problem"] is None
+    assert shown["secret"] == event.secret == over["settings"]["secret"]
+    assert shown["rounds"] == [{"number": 1, "parts": mixed}]
+    # What a changed part, or a commitment other than the one shown, says.
+    changed = parts.check(event, shown["commitment"], {1: (["aa" * 8], expected.server_seed)})
+    assert changed is not None and "Round 1" in changed
+    other = parts.check(event, "0" * 64, {1: (mixed, expected.server_seed)})
+    assert other is not None and "commitment" in other
 
 
 def test_an_arena_pairs_whoever_is_free_and_stops_at_its_end(store: Store) -> None:

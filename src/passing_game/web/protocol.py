@@ -67,6 +67,7 @@ from passing_game.rules import (
 )
 from passing_game.web.accounts import names
 from passing_game.web.game.errors import (
+    BAD_PART,
     GIVE_A_NAME,
     NOT_A_CHOICE,
     NOT_YOUR_SEAT,
@@ -314,7 +315,7 @@ def _level(value: Any) -> str:
 def _contribution(value: Any) -> str:
     """A browser's random part of a deal (``passing_game.fairness.CONTRIBUTION``)."""
     if not isinstance(value, str) or not CONTRIBUTION.fullmatch(value):
-        raise ProtocolError(_("A contribution is 16 to 64 lowercase hexadecimal digits."))
+        raise ProtocolError(_(BAD_PART))
     return value
 
 

@@ -56,3 +56,5 @@ NO_HINTS = {
     "daily": N_("Hints are not given in the daily deal."),
     "tournament": N_("Hints are not given in tournaments."),
 }
+#: A browser's random part of a deal that is not one (the protocol's and a tournament's).
+BAD_PART = N_("A contribution is 16 to 64 lowercase hexadecimal digits.")

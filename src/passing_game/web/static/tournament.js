@@ -11,7 +11,7 @@ import { accountHolds, accountPost, accountUser } from "./account.js";
 import { h } from "./dom.js";
 import { nt, t } from "./i18n.js";
 import { S, changed } from "./state.js";
-import { kindName } from "./tournaments.js";
+import { keepPart, kindName, newPart, partKey } from "./tournaments.js";
 
 const POLL_MS = 2000;
 
@@ -90,7 +90,10 @@ export const Tournament = (() => {
     if (T.busy) return;
     T.busy = true;
     try {
-      const { ok, data } = await accountPost(`/api/tournaments/${encodeURIComponent(T.id)}/${action}`, {});
+      const body = {};
+      if (action === "join") body.contribution = localStorage.getItem(partKey(T.id)) || newPart();
+      const { ok, data } = await accountPost(`/api/tournaments/${encodeURIComponent(T.id)}/${action}`, body);
+      if (ok && body.contribution) keepPart(T.id, body.contribution);
       if (ok) take(data);
       else S.notice = { kind: "error", text: data.error || t("Something went wrong; try again.") };
       if (ok && action === "join" && "Notification" in window && Notification.permission === "default") {
@@ -195,6 +198,24 @@ export const Tournament = (() => {
     return out.length || only ? h("section", { class: "card" }, h("h2", { text: t("Tables") }), only, out) : null;
   }
 
+  // A duplicate's deals: the commitment from the start, this browser's part,
+  // and once it is over whether every round's deals follow (web/tournament/parts.py).
+  function fairness(d) {
+    const f = d.fairness;
+    if (d.settings.kind !== "duplicate" || !f || !f.commitment) return null;
+    const mine = localStorage.getItem(partKey(d.id));
+    const short = (hex) => hex.slice(0, 12) + "…";
+    const inIt = mine && (f.rounds || []).some((r) => r.parts.includes(mine));
+    return h("section", { class: "card fairness", id: "t-fairness" },
+      h("h2", { text: t("Deal commitment") }),
+      h("p", { class: "muted small", text: t("Every round's deals follow from this tournament's secret, committed here before it began, and from each person's random part, given with their join.") }),
+      h("p", {}, h("code", { id: "t-commitment", "data-full": f.commitment, text: short(f.commitment) })),
+      mine ? h("p", { class: "small" }, h("span", { class: "label", text: t("Your browser's part") }), " ", h("code", { id: "t-my-part", "data-full": mine, text: short(mine) })) : null,
+      f.verified === true ? h("p", { class: "fairness-ok", id: "t-fairness-verdict", text: t("Verified: the commitment shown before the tournament began matches its secret, and every round's deals follow from the secret and the people's parts.") }) : null,
+      f.verified === false ? h("p", { class: "fairness-bad", id: "t-fairness-verdict", role: "alert", text: t("Not verified: {reason}", { reason: f.problem }) }) : null,
+      inIt ? h("p", { class: "fairness-ok small", id: "t-fairness-mine", text: t("This browser's own part is in the seed.") }) : null);
+  }
+
   function render() {
     const d = T.data;
     if (!d) return h("main", { class: "lobby tournament" }, h("p", { class: "loading", text: T.error || t("Loading…") }));
@@ -208,7 +229,7 @@ export const Tournament = (() => {
       h("p", { class: "status", "data-status": d.status, text: statusLine(d) }),
       yours, buttons(d), T.error ? h("p", { class: "error", text: T.error }) : null,
       h("section", { class: "card" }, h("h2", { text: t("Standings") }), standings(d)),
-      tables(d));
+      tables(d), fairness(d));
   }
 
   return { route, active, render };

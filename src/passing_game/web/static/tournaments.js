@@ -30,6 +30,21 @@ async function loadList() {
   changed();
 }
 
+// This browser's random part of a duplicate tournament's deals, given with its
+// join and kept to be found again in the deals once it is over (web/tournament/parts.py).
+export function newPart() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export function partKey(id) {
+  return "passing-game:tournament-part:" + id;
+}
+
+export function keepPart(id, part) {
+  localStorage.setItem(partKey(id), part);
+}
+
 async function create(form) {
   const get = (name) => form.querySelector(`[name="${name}"]`).value;
   const kind = get("t-kind");
@@ -38,12 +53,14 @@ async function create(form) {
     min_finished: Number(get("t-min")) / 100 };
   if (kind === "arena") body.minutes = Number(get("t-length"));
   else body.rounds = Number(get("t-length"));
+  body.contribution = newPart(); // its creator joins it: this browser's part (tournament.js)
   const { ok, data } = await accountPost("/api/tournaments", body);
   if (!ok) {
     S.notice = { kind: "error", text: data.error || t("Something went wrong; try again.") };
     changed();
     return;
   }
+  keepPart(data.id, body.contribution);
   open(data.link);
 }
 

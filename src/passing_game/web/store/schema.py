@@ -303,6 +303,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE INDEX IF NOT EXISTS web_tournament_tables_code ON web_tournament_tables (code)",
     ),
+    # A duplicate's deals that nobody chooses alone (issue 26, item 3;
+    # tournament/parts.py): each person's random part, given with the join,
+    # and the parts each round's deals were mixed from (JSON, at each table).
+    (
+        "ALTER TABLE web_tournament_entries ADD COLUMN contribution TEXT",
+        "ALTER TABLE web_tournament_tables ADD COLUMN parts TEXT",
+    ),
 )
 
 #: The schema version this code reads and writes.

@@ -56,6 +56,8 @@ class TableRow:
     record: str | None
     #: The table's seat rows now (who left, who a stand-in plays for).
     rows: tuple[SeatRow, ...]
+    #: A duplicate round's: the people's parts its deals were mixed from (``parts.py``).
+    parts: tuple[str, ...] = ()
 
 
 def lock(tx: Tx) -> None:
@@ -148,21 +150,24 @@ def entries(tx: Tx, id: str) -> list[EntryRow]:
     ]
 
 
-def add_entry(tx: Tx, id: str, user_id: str, name: str, joined: float) -> bool:
-    """Whether the account was added (``False``: it was in already; it is back in)."""
+def add_entry(
+    tx: Tx, id: str, user_id: str, name: str, joined: float, part: str | None = None
+) -> bool:
+    """Whether the account was added (``False``: it was in already; it is back in, its
+    first part kept); ``part``: its browser's random part of a duplicate's deals."""
     if tx.one(
         "SELECT 1 FROM web_tournament_entries WHERE tournament = ? AND user_id = ?", (id, user_id)
     ):
         tx.run(
-            "UPDATE web_tournament_entries SET withdrawn = 0, paused = 0"
-            " WHERE tournament = ? AND user_id = ?",
-            (id, user_id),
+            "UPDATE web_tournament_entries SET withdrawn = 0, paused = 0,"
+            " contribution = COALESCE(contribution, ?) WHERE tournament = ? AND user_id = ?",
+            (part, id, user_id),
         )
         return False
     tx.run(
-        "INSERT INTO web_tournament_entries (tournament, user_id, name, joined)"
-        " VALUES (?, ?, ?, ?)",
-        (id, user_id, name, joined),
+        "INSERT INTO web_tournament_entries (tournament, user_id, name, joined, contribution)"
+        " VALUES (?, ?, ?, ?, ?)",
+        (id, user_id, name, joined, part),
     )
     return True
 
@@ -180,19 +185,37 @@ def set_entry(tx: Tx, id: str, user_id: str, *, withdrawn: bool, paused: bool) -
 
 
 def add_table(
-    tx: Tx, id: str, code: str, number: int, seats: Sequence[str | None], started: float
+    tx: Tx,
+    id: str,
+    code: str,
+    number: int,
+    seats: Sequence[str | None],
+    started: float,
+    parts: Sequence[str] = (),
 ) -> None:
     tx.run(
-        "INSERT INTO web_tournament_tables (tournament, code, round, seats, started)"
-        " VALUES (?, ?, ?, ?, ?)",
-        (id, code, number, json.dumps(list(seats)), started),
+        "INSERT INTO web_tournament_tables (tournament, code, round, seats, started, parts)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        (id, code, number, json.dumps(list(seats)), started, json.dumps(list(parts))),
     )
+
+
+def parts(tx: Tx, id: str) -> list[str]:
+    """The random parts its people's browsers gave with their joins, so far."""
+    return [
+        str(r[0])
+        for r in tx.all(
+            "SELECT contribution FROM web_tournament_entries"
+            " WHERE tournament = ? AND contribution IS NOT NULL ORDER BY contribution",
+            (id,),
+        )
+    ]
 
 
 def tables(tx: Tx, id: str) -> list[TableRow]:
     """Every table of the tournament, oldest first, with its first game's record."""
     found = tx.all(
-        "SELECT t.code, t.round, t.seats, t.started, g.finished, g.record"
+        "SELECT t.code, t.round, t.seats, t.started, g.finished, g.record, t.parts"
         " FROM web_tournament_tables t"
         " LEFT JOIN web_games g ON g.code = t.code AND g.game = 1"
         " WHERE t.tournament = ? ORDER BY t.started, t.code",
@@ -216,6 +239,7 @@ def tables(tx: Tx, id: str) -> list[TableRow]:
             float(r[3]),
             r[5] if r[4] else None,
             tuple(seat_rows.get(str(r[0]), ())),
+            tuple(json.loads(r[6])) if r[6] else (),
         )
         for r in found
     ]
@@ -240,6 +264,7 @@ __all__ = [
     "insert",
     "lock",
     "open_by",
+    "parts",
     "public",
     "set_entry",
     "set_start",

@@ -15,7 +15,9 @@
 A POST needs the page's CSRF token like every POST; a refusal is
 ``{"error": a sentence, "code"}`` and changes nothing: ``signed-out`` (401),
 ``bad-request``, ``bad-settings``, ``too-many`` (the creator has
-``director.MOST_OPEN`` tournaments not over), ``not-found`` (404), ``refused``.
+``director.MOST_OPEN`` tournaments not over), ``not-found`` (404), ``refused``,
+``bad-part``. A create or join may carry ``contribution``: the browser's
+random part of a duplicate's deals (16 to 64 hex digits, ``parts.py``).
 """
 
 from __future__ import annotations
@@ -29,9 +31,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from passing_game.fairness import CONTRIBUTION
 from passing_game.i18n import _
 from passing_game.web.accounts.api import change_refused, current_user
-from passing_game.web.game.errors import NOT_READ, OUT_OF_DATE, SIGN_IN_FIRST, UNREADABLE
+from passing_game.web.game.errors import BAD_PART, NOT_READ, OUT_OF_DATE, SIGN_IN_FIRST, UNREADABLE
 from passing_game.web.http.page import page
 from passing_game.web.store import AsyncStore
 from passing_game.web.store import tournaments as rows
@@ -104,12 +107,25 @@ async def _signed_body(request: Request) -> tuple[Any, Any] | JSONResponse:
     return user, body
 
 
+def _part(body: object) -> str | None:
+    """The browser's random part of a duplicate's deals, given with a join (``parts.py``),
+    taken out of ``body``; ``ValueError``: it is not one."""
+    part = body.pop("contribution", None) if isinstance(body, dict) else None
+    if part is not None and not (isinstance(part, str) and CONTRIBUTION.fullmatch(part)):
+        raise ValueError(part)
+    return part
+
+
 async def create(request: Request) -> Response:
     got = await _signed_body(request)
     if isinstance(got, JSONResponse):
         return got
     user, body = got
     now = time.time()
+    try:
+        part = _part(body)
+    except ValueError:
+        return _error(_(BAD_PART), "bad-part")
     try:
         event = director.parse_settings(body, creator=user.id, now=now)
     except TournamentError as exc:
@@ -119,7 +135,7 @@ async def create(request: Request) -> Response:
         await db.run(director.create, db.store, event, now)
     except TournamentError as exc:
         return _error(str(exc), "too-many")
-    await db.run(director.join, db.store, event.id, user.id, user.name, now)
+    await db.run(director.join, db.store, event.id, user.id, user.name, now, part)
     log.info("a tournament was created", extra={"event": "tournament"})
     return JSONResponse({"id": event.id, "link": f"/tournament/{event.id}"})
 
@@ -132,12 +148,16 @@ async def entry(request: Request) -> Response:
     got = await _signed_body(request)
     if isinstance(got, JSONResponse):
         return got
-    user, _body = got
+    user, body = got
     id, action = request.path_params["id"], request.path_params["action"]
+    try:
+        part = _part(body)
+    except ValueError:
+        return _error(_(BAD_PART), "bad-part")
     db = _db(request)
     try:
         if action == "join":
-            await db.run(director.join, db.store, id, user.id, user.name, time.time())
+            await db.run(director.join, db.store, id, user.id, user.name, time.time(), part)
         elif action == "start":
             await db.run(director.start_now, db.store, id, user.id, time.time())
         elif action in ENTRY:

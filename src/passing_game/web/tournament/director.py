@@ -11,7 +11,6 @@ the next call of ``advance`` from any process goes on from the store.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import secrets
 from collections.abc import Mapping, Sequence
@@ -29,7 +28,7 @@ from passing_game.web.store import history as history_rows
 from passing_game.web.store import tables as table_rows
 from passing_game.web.store import tournaments as rows
 from passing_game.web.table.fairness import awaiting
-from passing_game.web.tournament import pairing
+from passing_game.web.tournament import pairing, parts
 from passing_game.web.tournament.model import (
     Entry,
     Event,
@@ -93,6 +92,7 @@ def parse_settings(given: object, *, creator: str, now: float, public: bool = Fa
     fields.update(name=name, starts=max(starts, now), public=public, creator=creator)
     fields["id"] = secrets.token_urlsafe(9)
     fields["seed"] = secrets.randbits(62)
+    fields["secret"] = secrets.token_hex(32)
     return Event(**fields)
 
 
@@ -141,9 +141,12 @@ def game_of(table: rows.TableRow) -> Game:
     return Game(table.code, table.round, table.seats, table.started, points, forfeited)
 
 
-def join(store: Store, id: str, user_id: str, name: str, now: float) -> bool:
+def join(
+    store: Store, id: str, user_id: str, name: str, now: float, part: str | None = None
+) -> bool:
     """Into the tournament (or back in after withdrawing); whether newly.
-    Refused once it is over, or below its minimum of games finished (item 4)."""
+    Refused once it is over, or below its minimum of games finished (item 4).
+    ``part``: the browser's random part of a duplicate's deals (``parts.py``)."""
     with store.transaction() as tx:
         rows.lock(tx)
         row = rows.get(tx, id)
@@ -164,7 +167,7 @@ def join(store: Store, id: str, user_id: str, name: str, now: float) -> bool:
                         "Games finished: this tournament asks for {need} %, you have {have} %."
                     ).format(need=round(event.min_finished * 100), have=round(found.share * 100))
                 )
-        return rows.add_entry(tx, id, user_id, name, now)
+        return rows.add_entry(tx, id, user_id, name, now, part)
 
 
 def set_entry(store: Store, id: str, user_id: str, *, withdrawn: bool, paused: bool) -> None:
@@ -189,15 +192,6 @@ def start_now(store: Store, id: str, user_id: str, now: float) -> None:
         rows.set_start(tx, id, row.settings, now)
 
 
-def round_fairness(event: Event, number: int) -> Fairness:
-    """A duplicate round's secret seed and salt, the same at every table of the
-    round (one commitment, the same deals), drawn from the tournament's seed."""
-    base = f"passing-game/duplicate/{event.seed}/{number}"
-    server_seed = hashlib.sha256(base.encode()).hexdigest()
-    salt = hashlib.sha256((base + "/salt").encode()).hexdigest()[:32]
-    return Fairness(server_seed, salt, (None,) * event.size)
-
-
 def _rules(event: Event) -> Rules:
     # A duplicate's leader rotates: each round's first leader is its seed's,
     # so every table of the round leads from the same seat (D9).
@@ -218,7 +212,12 @@ def _make_table(
     now: float,
 ) -> str:
     code = table_rows.free_code(tx, random_code)
-    fair = round_fairness(event, number) if event.kind == "duplicate" else Fairness.new(event.size)
+    given = rows.parts(tx, event.id) if event.kind == "duplicate" else []
+    fair = (
+        parts.round_fairness(event, number, given)
+        if event.kind == "duplicate"
+        else Fairness.new(event.size)
+    )
     seat_rows = tuple(
         SeatRow(i, "bot", BOT_LEVEL, BOT_LEVEL)
         if who is None
@@ -243,7 +242,7 @@ def _make_table(
             fairness=fair.to_json() if event.kind == "duplicate" else awaiting(fair),
         ),
     )
-    rows.add_table(tx, event.id, code, number, seats, now)
+    rows.add_table(tx, event.id, code, number, seats, now, given)
     return code
 
 
@@ -351,7 +350,7 @@ def tournament_of(store: Store, code: str) -> str | None:
 def public_settings(settings: Mapping[str, Any], *, finished: bool) -> dict[str, Any]:
     """What anyone may read of a tournament's settings: not its creator's account (or a
     moderator's login), and its secret seed only once it is over."""
-    hidden = {"creator"} if finished else {"creator", "seed"}
+    hidden = {"creator"} if finished else {"creator", "seed", "secret"}
     return {k: v for k, v in settings.items() if k not in hidden}
 
 
@@ -360,8 +359,11 @@ def state(store: Store, id: str, user_id: str | None, now: float) -> dict[str, A
     status, standings, tables, and the asker's game under way."""
     with store.transaction() as tx:
         row, entries, games = _load(tx, id)
-    event = event_of(row)
-    settings = public_settings(asdict(event), finished=row.status == "finished")
+        event = event_of(row)
+        over = row.status == "finished"
+        played = rows.tables(tx, id) if over and event.kind == "duplicate" else []
+    settings = public_settings(asdict(event), finished=over)
+    dealt = [(t.round, t.parts, _server_seed(t.record)) for t in played if t.record]
     names = {e.user_id: e.name for e in entries}
     yours = None
     tables = []
@@ -405,7 +407,15 @@ def state(store: Store, id: str, user_id: str | None, now: float) -> dict[str, A
         "yours": yours,
         "joined": any(e.user_id == user_id and not e.withdrawn for e in entries),
         "yours_to_start": user_id is not None and user_id == event.creator,
+        # The deals' commitment and, once over, what it was and the check (parts.py).
+        "fairness": parts.shown(event, over, dealt),
     }
+
+
+def _server_seed(record: str | None) -> str | None:
+    """The server seed a table's record reveals (``None``: none)."""
+    shown = json.loads(record).get("fairness") if record else None
+    return shown.get("server_seed") if isinstance(shown, dict) else None
 
 
 __all__ = [
@@ -421,7 +431,6 @@ __all__ = [
     "join",
     "parse_settings",
     "public_settings",
-    "round_fairness",
     "set_entry",
     "start_now",
     "state",

@@ -72,6 +72,9 @@ class Event:
     creator: str = ""
     #: Duplicate: each round's deals follow from this (``director.round_fairness``); secret.
     seed: int = 0
+    #: Duplicate: the secret (64 hex digits) committed on the page from the start, mixed
+    #: with the people's parts into each round's deals (``parts.py``); "": made before.
+    secret: str = ""
     #: The share of games a person must have finished to join (issue 26, item 4).
     min_finished: float = 0.0
     #: Each game's target score (R8), ``None``: the rules' own for the table (D10).

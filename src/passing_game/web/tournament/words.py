@@ -13,6 +13,15 @@ from passing_game.i18n import N_, ngettext
 #: Page text key -> English text (the keys are the texts themselves).
 TOURNAMENT_TEXTS: dict[str, str] = {
     "Start now": N_("Start now"),
+    # A duplicate's deals that nobody chooses alone (tournament/parts.py).
+    "Every round's deals follow from this tournament's secret, committed here before it began, and from each person's random part, given with their join.": N_(  # noqa: E501
+        "Every round's deals follow from this tournament's secret, committed here before it"
+        " began, and from each person's random part, given with their join."
+    ),
+    "Verified: the commitment shown before the tournament began matches its secret, and every round's deals follow from the secret and the people's parts.": N_(  # noqa: E501
+        "Verified: the commitment shown before the tournament began matches its secret, and"
+        " every round's deals follow from the secret and the people's parts."
+    ),
     # TRANSLATORS: the least share of their games a person must have finished to join.
     "Games finished, at least": N_("Games finished, at least"),
     "anyone may join": N_("anyone may join"),
