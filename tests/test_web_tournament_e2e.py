@@ -220,7 +220,7 @@ def test_an_arena_pairs_people_again_as_soon_as_their_game_ends(
 
 
 def test_a_duplicate_round_deals_every_table_the_same_and_ranks_by_matchpoints(
-    browser: Browser, servers: list[Server]
+    browser: Browser, servers: list[Server], shots: Path
 ) -> None:
     pages = people(browser, servers, ["Fay", "Gus", "Hal"])
     tid = create(pages[0], "duplicate", 1)
@@ -243,6 +243,10 @@ def test_a_duplicate_round_deals_every_table_the_same_and_ranks_by_matchpoints(
         page.goto(servers[i % len(servers)].url(f"/tournament/{tid}"))
         expect(page.locator("#t-fairness-verdict")).to_contain_text("Verified")
         expect(page.locator("#t-fairness-mine")).to_be_visible()
+    pages[0].locator("#t-fairness").scroll_into_view_if_needed()
+    pages[0].screenshot(path=str(shots / "tournament-duplicate-fairness.png"))
+    pages[2].locator("#t-fairness").scroll_into_view_if_needed()
+    pages[2].screenshot(path=str(shots / "tournament-duplicate-fairness-phone.png"))
     tables = [t for t in final["tables"] if not t.get("bye")]
     assert len(tables) == 2 and sum(name is None for t in tables for name in t["seats"]) == 1
     records = {t["code"]: api(servers[0], f"/api/tables/{t['code']}/record") for t in tables}
