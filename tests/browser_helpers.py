@@ -84,6 +84,20 @@ def create_table(
     return str(page.locator("#table-code").inner_text())
 
 
+def rated_table(page: Page, url: str, name: str) -> str:
+    """``name`` signs up in the lobby and creates a rated two-player table to 1 point,
+    as a person fills the form in; its code."""
+    page.goto(url)
+    page.locator("#create-button").wait_for()
+    sign_up(page, name)
+    page.check("#f-rated")
+    page.click(".rules-box summary")
+    page.fill("#f-target", "1")
+    page.click("#create-button")
+    page.locator("#table-code").wait_for()
+    return page.locator("#table-code").inner_text()
+
+
 def wait_for_turn_or_summary(page: Page, timeout: int = 30_000) -> str:
     page.wait_for_function(
         "() => document.querySelector('.summary')"

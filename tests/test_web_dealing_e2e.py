@@ -29,7 +29,7 @@ require_module("playwright")
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
-from browser_helpers import frame, sign_up, watch_errors  # noqa: E402
+from browser_helpers import frame, rated_table, sign_up, watch_errors  # noqa: E402
 from passing_game.fairness import check, mixed_seed  # noqa: E402
 from passing_game.web.game.dealing import WAIT  # noqa: E402
 
@@ -96,15 +96,7 @@ def test_the_parts_of_a_rated_deal_and_their_check(
     ana, ben = ana_ctx.new_page(), ben_ctx.new_page()
     errors = watch_errors(ana), watch_errors(ben)
 
-    ana.goto(site.url("/"))
-    ana.locator("#create-button").wait_for()
-    sign_up(ana, "Ana")
-    ana.check("#f-rated")
-    ana.click(".rules-box summary")
-    ana.fill("#f-target", "1")
-    ana.click("#create-button")
-    ana.locator("#table-code").wait_for()
-    code = ana.locator("#table-code").inner_text()
+    code = rated_table(ana, site.url("/"), "Ana")
     committed = ana.evaluate("() => S.frame.commitment")
     assert len(committed) == 64
     expect(ana.locator("#commitment-hash")).to_have_text(committed[:12] + "…")

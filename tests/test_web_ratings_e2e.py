@@ -32,6 +32,7 @@ from playwright.sync_api import Browser, Page, expect  # noqa: E402
 from browser_helpers import (  # noqa: E402
     frame,
     open_account,
+    rated_table,
     scroll_to,
     sign_up,
     take_turn,
@@ -103,15 +104,7 @@ def test_rating_changes_in_words_and_the_games_behind_each_rating(
     ana, ben = ana_ctx.new_page(), ben_ctx.new_page()
     ana_errors, ben_errors = watch_errors(ana), watch_errors(ben)
 
-    ana.goto(site.url("/"))
-    ana.locator("#create-button").wait_for()
-    sign_up(ana, "Ana")
-    ana.check("#f-rated")
-    ana.click(".rules-box summary")
-    ana.fill("#f-target", "1")
-    ana.click("#create-button")
-    ana.locator("#table-code").wait_for()
-    code = ana.locator("#table-code").inner_text()
+    code = rated_table(ana, site.url("/"), "Ana")
 
     ben.goto(site.url(f"/t/{code}"))
     ben.locator("#join-button").wait_for()
