@@ -75,6 +75,7 @@ from passing_game.web.http import i18n as page_i18n
 from passing_game.web.http.addresses import AddressLimits, client_key, too_many
 from passing_game.web.http.origins import origin_allowed, parse_origin
 from passing_game.web.http.page import page
+from passing_game.web.install.api import ROUTES as INSTALL_ROUTES
 from passing_game.web.learn.api import ROUTES as LEARN_ROUTES
 from passing_game.web.lobby import Lobby
 from passing_game.web.practice.api import ROUTES as PRACTICE_ROUTES
@@ -393,6 +394,7 @@ def create_app(
         *PRACTICE_ROUTES,
         *REPUTATION_ROUTES,
         *TOURNAMENT_ROUTES,
+        *INSTALL_ROUTES,
         Route("/", page),
         Route("/t/{code}", page),
         Route("/api/config", _config),

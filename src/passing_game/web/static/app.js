@@ -82,6 +82,8 @@ async function start() {
   route();
   connect();
   accountLoad(); // who is signed in (account.js)
+  // Installable, and the page's own files kept for a quick start (web/install/api.py).
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
 }
 
 // The browser tests (tests/test_web_*_e2e.py) read the state and speak for the
