@@ -102,6 +102,7 @@ from passing_game.web.table.conn import Conn
 from passing_game.web.table.frames import level_word
 from passing_game.web.table.runner import Timing
 from passing_game.web.tournament.api import ROUTES as TOURNAMENT_ROUTES
+from passing_game.web.yourdata.export import ROUTES as EXPORT_ROUTES
 from passing_game.web.yours import ROUTES as YOURS_ROUTES
 
 log = logging.getLogger("passing_game.web")
@@ -395,6 +396,7 @@ def create_app(
         *REPUTATION_ROUTES,
         *TOURNAMENT_ROUTES,
         *INSTALL_ROUTES,
+        *EXPORT_ROUTES,
         Route("/", page),
         Route("/t/{code}", page),
         Route("/api/config", _config),

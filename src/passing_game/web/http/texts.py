@@ -393,6 +393,7 @@ PAGE_TEXTS: dict[str, str] = {
     "New here? Create an account": N_("New here? Create an account"),
     "Leaderboard": N_("Leaderboard"),
     "My games": N_("My games"),
+    "Download my games": N_("Download my games"),
     "Change the password": N_("Change the password"),
     "Sign out": N_("Sign out"),
     "Delete the account…": N_("Delete the account…"),

@@ -314,6 +314,8 @@ function menuPanel() {
     title: ACCOUNT.user.name,
     body: [h("div", { class: "account-menu" },
       item("acc-games", t("My games"), () => showGames()),
+      // Every finished game's record, as JSON lines (web/yourdata/export.py).
+      h("a", { class: "button", id: "acc-export", "data-key": "acc-export", href: "/api/account/export", download: "passing-game-games.jsonl" }, t("Download my games")),
       item("acc-leaders", t("Leaderboard"), () => showLeaders()),
       item("acc-password-open", t("Change the password"), () => openPanel("password")),
       item("acc-signout", t("Sign out"), () => signOut()),

@@ -49,6 +49,23 @@ def games_of(tx: Tx, user_id: str, limit: int) -> list[GameRow]:
     ]
 
 
+def records_of(
+    tx: Tx, user_id: str, after: tuple[str, int] | None, limit: int
+) -> list[tuple[str, int, str]]:
+    """The finished games of the account's tables, ``(code, game, record)``, in order of
+    code and game, those after ``after`` (a page of an export, ``web/yourdata``)."""
+    code, game = after if after is not None else ("", 0)
+    rows = tx.all(
+        "SELECT g.code, g.game, g.record FROM web_games g"
+        " JOIN web_seats s ON s.code = g.code AND s.user_id = ?"
+        " WHERE g.finished = 1 AND g.record IS NOT NULL"
+        " AND (g.code > ? OR (g.code = ? AND g.game > ?))"
+        " ORDER BY g.code, g.game LIMIT ?",
+        (user_id, code, code, game, limit),
+    )
+    return [(str(r[0]), int(r[1]), str(r[2])) for r in rows]
+
+
 def seats_at(tx: Tx, code: str) -> list[tuple[SeatRow, str | None]]:
     """The table's seats, each with its account's current name (``None``: no account)."""
     return [
@@ -104,4 +121,12 @@ def away_at(tx: Tx, user_id: str) -> dict[str, str | None]:
     }
 
 
-__all__ = ["GameRow", "away_at", "changes_at", "games_of", "seats_at", "tables_of"]
+__all__ = [
+    "GameRow",
+    "away_at",
+    "changes_at",
+    "games_of",
+    "records_of",
+    "seats_at",
+    "tables_of",
+]
