@@ -181,6 +181,24 @@ def suspend_command(ctx: click.Context, name: str, reason: str) -> None:
     click.echo(_("{name} is suspended.").format(name=name))
 
 
+@admin_command.command(
+    "recovery",
+    cls=TranslatedCommand,
+    help=N_("Give an account one more recovery code, for a person who lost the password."),
+)
+@click.argument("name")
+@_REASON
+@click.pass_context
+def recovery_command(ctx: click.Context, name: str, reason: str) -> None:
+    """Give an account one more recovery code, for a person who lost the password."""
+    from passing_game.web.admin import recovery_code
+
+    with _store(ctx) as store, _refusals():
+        code = recovery_code(store, name, actor=ctx.obj["actor"], reason=reason)
+    click.echo(_("A recovery code for {name}: {code}").format(name=name, code=code))
+    click.echo(_("It works once. Give it to its person yourself: it is kept nowhere in clear."))
+
+
 @admin_command.command("restore", cls=TranslatedCommand, help=N_("Restore a suspended account."))
 @click.argument("name")
 @_REASON

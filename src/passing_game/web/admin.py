@@ -15,6 +15,9 @@ its reason kept, nor logged without being done.
   the account's sockets and gives its seats to stand-ins within seconds
   (``Lobby._watch_accounts``: this command has no bus). ``restore`` undoes it.
 - ``unrate``: a game leaves the ratings (``ratings.unrate_tx``).
+- ``recovery_code``: one more recovery code for an account whose person lost
+  the password and the codes (``accounts/recovery.py``); the log names the
+  account, never the code.
 """
 
 from __future__ import annotations
@@ -26,12 +29,14 @@ from typing import Any
 from passing_game.i18n import _, ngettext
 from passing_game.web.accounts.flows import check_user_name, name_key, rename_seats
 from passing_game.web.accounts.names import skeleton
+from passing_game.web.accounts.recovery import clean, code_hash, new_code
 from passing_game.web.protocol import ProtocolError
 from passing_game.web.ratings.service import POOLS, RatingError, display, unrate_tx
 from passing_game.web.store import Store, Tx
 from passing_game.web.store import accounts as users
 from passing_game.web.store import admin as moderation
 from passing_game.web.store import ratings as rating_rows
+from passing_game.web.store import recovery as codes_rows
 from passing_game.web.store import tournaments as tournament_rows
 from passing_game.web.store.rows import LogEntry
 from passing_game.web.tournament.director import parse_settings
@@ -40,7 +45,7 @@ from passing_game.web.tournament.model import Event, TournamentError
 #: The longest reason kept.
 MAX_REASON = 500
 #: The actions ``web_admin_log`` holds.
-ACTIONS = ("rename", "suspend", "restore", "unrate", "tournament")
+ACTIONS = ("rename", "suspend", "restore", "unrate", "tournament", "recovery")
 
 
 class AdminError(ValueError):
@@ -167,6 +172,17 @@ def unrate(store: Store, code: str, game: int, *, actor: str, reason: str) -> li
     return names
 
 
+def recovery_code(store: Store, name: str, *, actor: str, reason: str) -> str:
+    """One more one-time recovery code for the account, to give to its person."""
+    reason = check_reason(reason)
+    code = new_code()
+    with store.transaction() as tx:
+        user, shown, _suspended = _find(tx, name)
+        codes_rows.add_codes(tx, user, [code_hash(user, str(clean(code)))], time.time())
+        _log(tx, actor, "recovery", f"{shown} [{user}]", reason)
+    return code
+
+
 def log_entries(store: Store, limit: int = 50) -> list[LogEntry]:
     """The moderators' log, newest first."""
     with store.transaction() as tx:
@@ -182,6 +198,7 @@ __all__ = [
     "accounts",
     "check_reason",
     "log_entries",
+    "recovery_code",
     "rename",
     "restore",
     "suspend",

@@ -45,12 +45,14 @@ from passing_game.web.accounts.flows import (
     AccountError,
     Accounts,
     RateLimited,
+    Runner,
     SignedIn,
     User,
     csrf_for,
     csrf_ok,
     hash_secret,
 )
+from passing_game.web.accounts.recovery import Recovery
 from passing_game.web.accounts.sessions import Sessions
 from passing_game.web.game.errors import OUT_OF_DATE, SIGN_IN_FIRST, UNREADABLE
 from passing_game.web.http.addresses import client_key
@@ -253,7 +255,29 @@ async def sign_up(request: Request, data: dict[str, Any], _user: User | None) ->
     )
     kept = await _claim(request, signed.user, data)
     log.info("an account was made", extra={"event": "signup"})
-    return signed_in(request, signed, seats=kept)
+    # Shown once, never stored in clear: the way back in if the password is lost.
+    codes = await _db_run(request)(_recovery(request).issue, signed.user.id)
+    return signed_in(request, signed, seats=kept, recovery_codes=codes)
+
+
+def _db_run(request: Request) -> Runner:
+    run: Runner = request.app.state.lobby.db.run
+    return run
+
+
+def _recovery(request: Request) -> Recovery:
+    return Recovery(_accounts(request), _db_run(request))
+
+
+async def recover(request: Request, data: dict[str, Any], _user: User | None) -> Response:
+    """Back in with a recovery code and a new password: every other session ends,
+    its sockets too, on every process; this browser is signed in."""
+    signed = await _recovery(request).recover(
+        data.get("name"), data.get("code"), data.get("password"), client_key(request)
+    )
+    _sessions(request).end("session-ended", user_id=signed.user.id)
+    log.info("an account was recovered with a code", extra={"event": "recovered"})
+    return signed_in(request, signed)
 
 
 async def sign_in(request: Request, data: dict[str, Any], _user: User | None) -> Response:
@@ -316,6 +340,7 @@ ROUTES = [
     Route("/api/account", me),
     Route("/api/account/signup", guarded(sign_up), methods=["POST"]),
     Route("/api/account/signin", guarded(sign_in), methods=["POST"]),
+    Route("/api/account/recover", guarded(recover), methods=["POST"]),
     Route("/api/account/signout", guarded(sign_out), methods=["POST"]),
     Route("/api/account/password", guarded(change_password), methods=["POST"]),
     Route("/api/account/delete", guarded(delete_account), methods=["POST"]),

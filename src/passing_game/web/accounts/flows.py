@@ -319,7 +319,11 @@ class Accounts:
         """A new password: every session of the account ends, this browser gets a new one."""
         new = check_password(new)
         await self._check_password(user, old, address)
-        hashed = await self._hash(passwords.hash_password, new)
+        return await self.set_password(user, new)
+
+    async def set_password(self, user: User, new: Any) -> SignedIn:
+        """``new`` (checked) is the password: every session ends, this browser gets one."""
+        hashed = await self._hash(passwords.hash_password, check_password(new))
         await self._db(self._set_hash, user.id, hashed)
         await self._db(self._end_all, user.id)
         return await self._db(self._open, user, None)

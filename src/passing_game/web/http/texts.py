@@ -399,6 +399,23 @@ PAGE_TEXTS: dict[str, str] = {
     "Delete the account…": N_("Delete the account…"),
     "Current password": N_("Current password"),
     "New password": N_("New password"),
+    # A way back in when the password is lost (web/accounts/recovery.py).
+    "Your recovery codes": N_("Your recovery codes"),
+    "Each code lets you back into your account once if you lose your password. Keep them somewhere safe: they are shown only now.": N_(  # noqa: E501
+        "Each code lets you back into your account once if you lose your password. Keep"
+        " them somewhere safe: they are shown only now."
+    ),
+    "I have kept them": N_("I have kept them"),
+    "Lost your password?": N_("Lost your password?"),
+    "Use one of the recovery codes shown when the account was made. None left? A moderator can give you one.": N_(  # noqa: E501
+        "Use one of the recovery codes shown when the account was made. None left? A"
+        " moderator can give you one."
+    ),
+    "Recovery code": N_("Recovery code"),
+    "Back in with a new password": N_("Back in with a new password"),
+    "You are back in, {name}: your password is changed.": N_(
+        "You are back in, {name}: your password is changed."
+    ),
     "Your other devices are signed out.": N_("Your other devices are signed out."),
     "Delete the account?": N_("Delete the account?"),
     "This cannot be undone. Your games stay, without your name; you leave the leaderboards.": N_(

@@ -19,7 +19,8 @@ const ACCOUNT = {
   csrf: null,
   minPassword: 10,
   seats: {}, // table code -> the seat the account holds there
-  panel: null, // "signin" | "signup" | "menu" | "password" | "delete" | "games" | "leaders"
+  panel: null, // "signin" | "signup" | "codes" | "recover" | "menu" | "password" | "delete" | "games" | "leaders"
+  codes: null, // a new account's recovery codes, shown once
   form: {}, // what the person typed, kept across renders
   error: null,
   busy: false,
@@ -163,14 +164,38 @@ async function submitSign(kind) {
     const { ok, data } = await accountPost(kind === "signup" ? "/api/account/signup" : "/api/account/signin",
       { name, password, seats: guestSeats() });
     if (!ok) return failed(data);
-    ACCOUNT.user = data.user;
-    ACCOUNT.busy = false;
-    ACCOUNT.form = {};
-    ACCOUNT.panel = null;
-    await accountLoad(false); // the account's seats, taken back once the socket knows the account
-    reopen();
-    notify(kind === "signup" ? t("Welcome, {name}! Your account is ready.", { name: ACCOUNT.user.name })
-      : t("Signed in as {name}.", { name: ACCOUNT.user.name }), "info");
+    await signedIn(data, (name) => (kind === "signup" ? t("Welcome, {name}! Your account is ready.", { name }) : t("Signed in as {name}.", { name })));
+    // A new account's recovery codes, shown this once (web/accounts/recovery.py).
+    if (data.recovery_codes) {
+      ACCOUNT.codes = data.recovery_codes;
+      openPanel("codes");
+    }
+  } catch (e) {
+    failed(null);
+  }
+}
+
+async function signedIn(data, say) {
+  ACCOUNT.user = data.user;
+  ACCOUNT.busy = false;
+  ACCOUNT.form = {};
+  ACCOUNT.panel = null;
+  await accountLoad(false); // the account's seats, taken back once the socket knows the account
+  reopen();
+  notify(say(ACCOUNT.user.name), "info");
+}
+
+// Back in with a recovery code and a new password (POST /api/account/recover).
+async function submitRecover() {
+  if (ACCOUNT.busy) return;
+  ACCOUNT.busy = true;
+  ACCOUNT.error = null;
+  accountChanged();
+  try {
+    const f = ACCOUNT.form;
+    const { ok, data } = await accountPost("/api/account/recover", { name: (f.name || "").trim(), code: f.code || "", password: f.password || "" });
+    if (!ok) return failed(data);
+    await signedIn(data, (name) => t("You are back in, {name}: your password is changed.", { name }));
   } catch (e) {
     failed(null);
   }
@@ -302,9 +327,36 @@ function signPanel(kind) {
       form,
       h("p", { class: "account-switch" },
         h("button", { type: "button", class: "small", id: "acc-switch", "data-key": "acc-switch", onclick: () => openPanel(up ? "signin" : "signup") },
-          up ? t("I have an account: sign in") : t("New here? Create an account"))),
+          up ? t("I have an account: sign in") : t("New here? Create an account")),
+        up ? null : h("button", { type: "button", class: "small", id: "acc-lost", "data-key": "acc-lost", onclick: () => openPanel("recover") }, t("Lost your password?"))),
     ],
     buttons: [h("button", { type: "button", id: "acc-leaders", "data-key": "acc-leaders", onclick: () => showLeaders() }, t("Leaderboard"))],
+  };
+}
+
+function codesPanel() {
+  return {
+    title: t("Your recovery codes"),
+    body: [
+      h("p", { text: t("Each code lets you back into your account once if you lose your password. Keep them somewhere safe: they are shown only now.") }),
+      h("ul", { class: "recovery-codes", id: "acc-codes" }, (ACCOUNT.codes || []).map((code) => h("li", {}, h("code", { text: code })))),
+    ],
+    buttons: [h("button", { type: "button", class: "primary", id: "acc-codes-kept", "data-key": "acc-codes-kept", onclick: () => { ACCOUNT.codes = null; closePanel(); } }, t("I have kept them"))],
+  };
+}
+
+function recoverPanel() {
+  return {
+    title: t("Lost your password?"),
+    body: [
+      h("p", { class: "muted", text: t("Use one of the recovery codes shown when the account was made. None left? A moderator can give you one.") }),
+      h("form", { class: "account-form", id: "account-form", onsubmit: (e) => { e.preventDefault(); submitRecover(); } },
+        accountInput("name", "text", "username", t("User name")),
+        accountInput("code", "text", "one-time-code", t("Recovery code")),
+        accountInput("password", "password", "new-password", t("New password"), passwordHint()),
+        errorLine(),
+        h("button", { type: "submit", class: "primary", id: "acc-recover-submit", "data-key": "acc-recover-submit" }, t("Back in with a new password")))],
+    buttons: [],
   };
 }
 
@@ -412,12 +464,15 @@ function leadersPanel() {
   };
 }
 
-const PANELS = { signin: () => signPanel("signin"), signup: () => signPanel("signup"), menu: menuPanel, password: passwordPanel, delete: deletePanel, games: gamesPanel, leaders: leadersPanel };
+const PANELS = { signin: () => signPanel("signin"), signup: () => signPanel("signup"), codes: codesPanel, recover: recoverPanel, menu: menuPanel, password: passwordPanel, delete: deletePanel, games: gamesPanel, leaders: leadersPanel };
+
+// The panels a person who is not signed in may see.
+const SIGNED_OUT_PANELS = new Set(["signin", "signup", "recover", "leaders"]);
 
 // The account's dialog, if open (page.js puts it on the page).
 export function renderAccount() {
   const panel = ACCOUNT.panel;
-  if (!panel || !PANELS[panel] || (panel !== "signin" && panel !== "signup" && panel !== "leaders" && !ACCOUNT.user)) return null;
+  if (!panel || !PANELS[panel] || (!SIGNED_OUT_PANELS.has(panel) && !ACCOUNT.user)) return null;
   const view = ACCOUNT.view;
   if (view && view.version === ACCOUNT.version && view.panel === panel && view.language === I18N.language) return view.node;
   const spec = PANELS[panel]();

@@ -310,6 +310,17 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE web_tournament_entries ADD COLUMN contribution TEXT",
         "ALTER TABLE web_tournament_tables ADD COLUMN parts TEXT",
     ),
+    # A way back into an account whose password is lost (issue 27, item 4;
+    # accounts/recovery.py): one-time recovery codes, their hashes only.
+    (
+        """CREATE TABLE IF NOT EXISTS web_recovery_codes (
+            user_id TEXT NOT NULL REFERENCES web_users (id),
+            code_hash TEXT NOT NULL,
+            created DOUBLE PRECISION NOT NULL,
+            used DOUBLE PRECISION,
+            PRIMARY KEY (user_id, code_hash)
+        )""",
+    ),
 )
 
 #: The schema version this code reads and writes.
