@@ -29,7 +29,7 @@ require_module("playwright")
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
-from browser_helpers import frame, rated_table, sign_up, watch_errors  # noqa: E402
+from browser_helpers import frame, rated_table, scroll_to, sign_up, watch_errors  # noqa: E402
 from passing_game.fairness import check, mixed_seed  # noqa: E402
 from passing_game.web.game.dealing import WAIT  # noqa: E402
 
@@ -143,7 +143,7 @@ def test_the_parts_of_a_rated_deal_and_their_check(
     expect(items.nth(1)).to_contain_text("not given")
     assert items.nth(0).locator("code").get_attribute("data-full") == mine
     expect(ana.locator("#fairness-mine")).to_have_text("This browser's own part is in the seed.")
-    ana.locator("#fairness-parts").scroll_into_view_if_needed()
+    scroll_to(ana, "#fairness-parts")
     ana.screenshot(path=str(shots / "dealing-replay-1280x800.png"))
     ana.go_back()
 

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from browser_helpers import sign_up, take_turn, watch_errors
+from browser_helpers import scroll_to, sign_up, take_turn, watch_errors
 from cluster_helpers import start, stop
 from passing_game import load_record
 from web_helpers import Server
@@ -243,9 +243,9 @@ def test_a_duplicate_round_deals_every_table_the_same_and_ranks_by_matchpoints(
         page.goto(servers[i % len(servers)].url(f"/tournament/{tid}"))
         expect(page.locator("#t-fairness-verdict")).to_contain_text("Verified")
         expect(page.locator("#t-fairness-mine")).to_be_visible()
-    pages[0].locator("#t-fairness").scroll_into_view_if_needed()
+    scroll_to(pages[0], "#t-fairness")
     pages[0].screenshot(path=str(shots / "tournament-duplicate-fairness.png"))
-    pages[2].locator("#t-fairness").scroll_into_view_if_needed()
+    scroll_to(pages[2], "#t-fairness")
     pages[2].screenshot(path=str(shots / "tournament-duplicate-fairness-phone.png"))
     tables = [t for t in final["tables"] if not t.get("bye")]
     assert len(tables) == 2 and sum(name is None for t in tables for name in t["seats"]) == 1
