@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from starlette.testclient import TestClient
@@ -97,4 +98,16 @@ class Site:
             ws.__exit__(None, None, None)
 
 
-__all__ = ["ADDRESS_HEADER", "PASSWORD", "Site", "addressed"]
+def either_site(kind: str, tmp_path: Path, label: str, seconds: int = 150) -> Iterator[Site]:
+    """A ``Site`` on a fresh store of ``kind`` ("sqlite" or "postgresql"; a fixture's param),
+    its app without limits on messages, each test given ``seconds``."""
+    from passing_game.web.http.app import create_app
+    from web_helpers import either_store, time_limit
+
+    for store in either_store(kind, tmp_path, label):
+        app = create_app(store, bot_delay=0, rate_limit=(1e6, 1e6))
+        with time_limit(seconds), TestClient(app) as client:
+            yield Site(client)
+
+
+__all__ = ["ADDRESS_HEADER", "PASSWORD", "Site", "addressed", "either_site"]

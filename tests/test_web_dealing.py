@@ -108,22 +108,17 @@ pytest.importorskip("starlette")
 pytest.importorskip("openskill")
 
 from click.testing import CliRunner  # noqa: E402
-from starlette.testclient import TestClient  # noqa: E402
 
 from passing_game.cli import main  # noqa: E402
 from passing_game.records import load_record  # noqa: E402
-from passing_game.web.http.app import create_app  # noqa: E402
-from site_helpers import Site  # noqa: E402
+from site_helpers import Site, either_site  # noqa: E402
 from test_web_ratings import rated_table  # noqa: E402
-from web_helpers import Player, create, either_store, time_limit  # noqa: E402
+from web_helpers import Player, create  # noqa: E402
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def site(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Site]:
-    for store in either_store(request.param, tmp_path, "deal"):
-        app = create_app(store, bot_delay=0, rate_limit=(1e6, 1e6))
-        with time_limit(150), TestClient(app) as client:
-            yield Site(client)
+    yield from either_site(request.param, tmp_path, "deal")
 
 
 def record_of(site: Site, code: str) -> dict[str, Any]:

@@ -18,21 +18,16 @@ import pytest
 
 pytest.importorskip("starlette")
 
-from starlette.testclient import TestClient
 
 from passing_game.records import load_record
-from passing_game.web.http.app import create_app
 from passing_game.web.yourdata import export
-from site_helpers import Site
-from web_helpers import create, either_store, time_limit
+from site_helpers import Site, either_site
+from web_helpers import create
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def site(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Site]:
-    for store in either_store(request.param, tmp_path, "export"):
-        app = create_app(store, bot_delay=0, rate_limit=(1e6, 1e6))
-        with time_limit(150), TestClient(app) as client:
-            yield Site(client)
+    yield from either_site(request.param, tmp_path, "export")
 
 
 def lines_of(site: Site, who: str | None) -> list[str]:
