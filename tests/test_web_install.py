@@ -66,9 +66,9 @@ def test_the_worker_keeps_every_file_of_the_page_under_one_version(client: TestC
     text = got.text
     version, files = install._files()
     assert f'const VERSION = "{version}";' in text and 'const OFFLINE = "/offline";' in text
-    on_disk = {f"/static/{p.name}" for p in STATIC.iterdir() if p.is_file() and p.name != "sw.js"}
+    on_disk = {f"/static/{p.name}" for p in STATIC.iterdir() if p.is_file()}
     assert set(files) == on_disk and "/static/app.js" in on_disk
-    assert (STATIC / "sw.js").read_text(encoding="utf-8") in text
+    assert install.WORKER.read_text(encoding="utf-8") in text
     # Nothing of the game is kept: the API and the socket always go to the server.
     assert not any(name.startswith(("/api", "/ws")) for name in files)
 

@@ -56,8 +56,6 @@ LAYERS: dict[str, list[str]] = {
     # What the server says, the keys, the page's render, and app.js, which starts
     # and wires the rest.
     "top": ["messages.js", "keys.js", "page.js", "app.js"],
-    # The service worker (web/install/): no page module, it imports nothing.
-    "worker": ["sw.js"],
 }
 UNORDERED = {"screens"}
 

@@ -2,7 +2,7 @@
 
 - ``GET /manifest.webmanifest``: the web app manifest, in the visitor's
   language (its name, its description, the icons, a standalone window);
-- ``GET /sw.js``: the service worker (``static/sw.js``) with what it keeps:
+- ``GET /sw.js``: the service worker (``install/sw.js``) with what it keeps:
   ``VERSION``, a digest of every file of ``static/`` taken when the server
   starts (a new deployment is a new version, so a kept file is never stale),
   and ``FILES``, their addresses;
@@ -29,6 +29,8 @@ from passing_game.i18n import N_, _, current_language
 from passing_game.web.http.page import SECURITY_HEADERS
 
 STATIC = Path(__file__).parent.parent / "static"
+#: The worker's code (not a page module: the page never imports it).
+WORKER = Path(__file__).parent / "sw.js"
 OFFLINE = "/offline"
 #: The felt of the table: the installed window's colours.
 THEME = "#1f5c3a"
@@ -52,10 +54,10 @@ def _files() -> tuple[str, tuple[str, ...]]:
     """This deployment's version (a digest of the page's files) and their addresses."""
     digest = hashlib.sha256()
     names = []
-    for path in sorted(p for p in STATIC.iterdir() if p.is_file() and p.name != "sw.js"):
+    for path in sorted(p for p in STATIC.iterdir() if p.is_file()):
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
         names.append(f"/static/{path.name}")
-    digest.update((STATIC / "sw.js").read_bytes())
+    digest.update(WORKER.read_bytes())
     return digest.hexdigest()[:16], tuple(names)
 
 
@@ -87,7 +89,7 @@ def worker(request: Request) -> Response:
         f"const FILES = {json.dumps(list(files))};\n"
         f"const OFFLINE = {json.dumps(OFFLINE)};\n"
     )
-    body = head + (STATIC / "sw.js").read_text(encoding="utf-8")
+    body = head + WORKER.read_text(encoding="utf-8")
     # Never kept by the browser's cache: a new deployment is found on the next visit.
     headers = {"Cache-Control": "no-cache", "Content-Security-Policy": "default-src 'self'"}
     return Response(body, media_type="text/javascript", headers=headers)

@@ -1,4 +1,4 @@
-// The page's service worker (issue 27, item 5; web/install/api.py serves it at
+// The page's service worker (issue 27, item 5; api.py beside it serves it at
 // /sw.js, after the two constants below it fills in: VERSION, a digest of
 // the page's files, and FILES, their addresses). It keeps the page's own
 // files for a quick start and, with no server, shows the offline page; the
