@@ -150,6 +150,21 @@ def play_to_the_end(page: Page, prefer: str = "play") -> None:
     raise AssertionError("the game did not end")
 
 
+def box(page: Page, selector: str) -> dict[str, float]:
+    """Where the element is, once it is shown: the page draws parts again (the hand after
+    each frame, the lobby as its fetches land), so a box read mid-redraw is tried again."""
+    element = page.locator(selector).first
+    for _ in range(50):
+        element.wait_for(state="visible")
+        # The element found visible may be replaced before its box is read:
+        # the locator then finds the new one on the next try.
+        found = element.bounding_box()
+        if found is not None:
+            return found
+        page.wait_for_timeout(50)
+    raise AssertionError(f"{selector} never stayed on the page long enough to be measured")
+
+
 def scroll_to(page: Page, selector: str) -> None:
     """Scroll the element into view in one step in the page: a render may replace it at
     any moment, and Playwright's own scroll fails if it does so in between."""

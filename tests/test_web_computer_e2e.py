@@ -21,7 +21,7 @@ require_module("playwright")
 
 from playwright.sync_api import Browser, expect  # noqa: E402
 
-from browser_helpers import frame, outside_viewport, watch_errors  # noqa: E402
+from browser_helpers import box, frame, outside_viewport, watch_errors  # noqa: E402
 
 SIZES = [(1280, 800), (390, 844), (360, 640)]
 
@@ -42,11 +42,8 @@ def test_the_computer_is_one_tap_from_the_first_screen(
     # The card and its button are on the first screen, before quick play's.
     assert outside_viewport(page, "#computer-card .level, #level-about, #computer-button") == []
     # The header's buttons stand clear of the logo's tiles.
-    tools, logo = (
-        page.locator(".lobby > .page-tools").bounding_box(),
-        page.locator(".hero-tiles").bounding_box(),
-    )
-    assert tools and logo and tools["y"] + tools["height"] <= logo["y"], (tools, logo)
+    tools, logo = box(page, ".lobby > .page-tools"), box(page, ".hero-tiles")
+    assert tools["y"] + tools["height"] <= logo["y"], (tools, logo)
     page.screenshot(path=str(shots / f"computer-{width}x{height}.png"))
     # A level by the keyboard: the arrow moves the choice, as in any radio group.
     page.locator('#computer-card input[value="easy"]').focus()

@@ -23,7 +23,7 @@ require_module("playwright")
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
-from browser_helpers import frame, take_turn, watch_errors  # noqa: E402
+from browser_helpers import box, frame, take_turn, watch_errors  # noqa: E402
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -45,17 +45,9 @@ def lobby(page: Page, site: Server, name: str) -> None:
 
 def big_enough(page: Page, selector: str) -> None:
     """A target a finger can hit (44 px) and that is on the page's width."""
-    # The lobby redraws when its fetches land (public tables, the daily
-    # deal): the element measured may be replaced by its equal mid-measure.
-    box = None
-    for _ in range(30):
-        box = page.locator(selector).bounding_box()
-        if box is not None:
-            break
-        page.wait_for_timeout(100)
-    assert box is not None, selector
-    assert box["height"] >= 44 and box["width"] >= 44, (selector, box)
-    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (selector, box)
+    found = box(page, selector)  # the lobby redraws as its fetches land
+    assert found["height"] >= 44 and found["width"] >= 44, (selector, found)
+    assert found["x"] >= 0 and found["x"] + found["width"] <= PHONE["width"], (selector, found)
 
 
 def test_quick_play_seats_two_waiting_people_together(

@@ -33,6 +33,7 @@ require_module("playwright")
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
 from browser_helpers import (  # noqa: E402
+    box,
     frame,
     take_turn,
     wait_for_turn_or_summary,
@@ -110,20 +111,6 @@ def off_the_board(page: Page) -> list[str]:
         }"""
     )
     return found
-
-
-def box(page: Page, selector: str) -> dict[str, float]:
-    """Where the element is, once it is shown (the hand is drawn again after each frame)."""
-    element = page.locator(selector).first
-    for _ in range(50):
-        element.wait_for(state="visible")
-        # The element found visible may be replaced before its box is read:
-        # the locator then finds the new one on the next try.
-        found = element.bounding_box()
-        if found is not None:
-            return found
-        page.wait_for_timeout(50)
-    raise AssertionError(f"{selector} never stayed on the page long enough to be measured")
 
 
 def centre(b: dict[str, float]) -> tuple[float, float]:
