@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -150,3 +151,55 @@ def test_the_admin_command_prints_a_code(tmp_path: Path) -> None:
         assert found is not None
         assert recover(site, "Fay-2", "Fay", found.group(0)).status_code == 200
     made.close()
+
+
+def test_one_code_used_at_once_twice_lets_one_in(store: Store) -> None:
+    """Two recoveries with the same code at the same moment (two processes, a
+    double click): the code's row is used once, so exactly one is let in."""
+    import asyncio
+    import threading
+
+    from passing_game.web.accounts.flows import AccountError, Accounts
+    from passing_game.web.accounts.recovery import Recovery
+
+    accounts = Accounts(store)
+    made = asyncio.run(accounts.sign_up("Gil", PASSWORD, "10.1.0.5"))
+    code = Recovery(accounts, accounts_run).issue(made.user.id)[0]
+    start, results = threading.Barrier(2), []
+
+    def attempt(address: str) -> None:
+        start.wait()
+        recovery = Recovery(accounts, accounts_run)
+        try:
+            asyncio.run(recovery.recover("Gil", code, NEW, address))
+            results.append("in")
+        except AccountError as exc:
+            results.append(exc.code)
+
+    threads = [threading.Thread(target=attempt, args=(f"10.1.1.{i}",)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(results) == ["bad-credentials", "in"]
+
+
+async def accounts_run(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    return fn(*args, **kwargs)
+
+
+def test_a_recovery_throws_out_the_accounts_open_socket(site: Site) -> None:
+    """The thief's (or the old device's) socket, still open with the account's old
+    session, is told and closed when the account is recovered elsewhere."""
+    from starlette.websockets import WebSocketDisconnect
+
+    codes = sign_up(site, "Hal", "10.1.0.6")
+    with site.socket("Hal") as old:
+        old.send(type="quick", players=2, rated=True)
+        old.until(lambda f: f["type"] in ("queue", "joined", "error"))
+        assert recover(site, "Hal-2", "Hal", codes[0]).status_code == 200
+        frame = old.until(lambda f: f["type"] == "signed_out")
+        assert frame["code"] == "session-ended" and frame["message"]
+        with pytest.raises(WebSocketDisconnect):
+            for _ in range(100):
+                old.recv()
