@@ -29,7 +29,7 @@ from passing_game.web.accounts.recovery import CODES
 from passing_game.web.http.app import create_app
 from passing_game.web.store import SqliteStore, Store
 from site_helpers import PASSWORD, Site, addressed
-from web_helpers import either_store, time_limit
+from web_helpers import blocking, either_store, time_limit
 
 CODE = re.compile(r"[a-z2-9]{4}(-[a-z2-9]{4}){3}")
 NEW = "a brand new password"
@@ -163,7 +163,7 @@ def test_one_code_used_at_once_twice_lets_one_in(store: Store) -> None:
     from passing_game.web.accounts.recovery import Recovery
 
     accounts = Accounts(store)
-    made = asyncio.run(accounts.sign_up("Gil", PASSWORD, "10.1.0.5"))
+    made = blocking(accounts.sign_up("Gil", PASSWORD, "10.1.0.5"))
     code = Recovery(accounts, accounts_run).issue(made.user.id)[0]
     start, results = threading.Barrier(2), []
 
