@@ -321,6 +321,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (user_id, code_hash)
         )""",
     ),
+    # Version 13 (issue 27, item 1; chat/): table and tournament chat, mutes,
+    # reports and the moderators' actions.
+    (),
+    # Version 14 (issue 27, item 2; social/): follows, blocks, challenges and
+    # who is online.
+    (),
 )
 
 #: The schema version this code reads and writes.
