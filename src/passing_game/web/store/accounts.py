@@ -206,6 +206,7 @@ def delete_user(tx: Tx, user_id: str, name: str, name_key: str) -> None:
     end_sessions_of(tx, user_id)
     tx.run("DELETE FROM web_devices WHERE user_id = ?", (user_id,))
     tx.run("DELETE FROM web_recovery_codes WHERE user_id = ?", (user_id,))
+    tx.run("DELETE FROM web_ignores WHERE user_id = ? OR other_id = ?", (user_id, user_id))
     tx.run(
         "UPDATE web_users SET deleted = 1, password_hash = NULL, name = ?,"
         " name_key = ?, name_skeleton = NULL WHERE id = ?",

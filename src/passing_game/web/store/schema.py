@@ -322,8 +322,19 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
     ),
     # Version 13 (issue 27, item 1; chat/): table and tournament chat, mutes,
-    # reports and the moderators' actions.
-    (),
+    # reports and the moderators' actions; whom each account does not want to
+    # hear from (store/ignores.py: a mute for the chat, a block for chat and
+    # challenges).
+    (
+        """CREATE TABLE IF NOT EXISTS web_ignores (
+            user_id TEXT NOT NULL REFERENCES web_users (id),
+            other_id TEXT NOT NULL REFERENCES web_users (id),
+            kind TEXT NOT NULL,
+            created DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (user_id, other_id)
+        )""",
+        "CREATE INDEX IF NOT EXISTS web_ignores_other ON web_ignores (other_id)",
+    ),
     # Version 14 (issue 27, item 2; social/): follows, blocks, challenges and
     # who is online.
     (),
