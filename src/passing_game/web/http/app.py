@@ -68,6 +68,7 @@ from passing_game.rules import (
 from passing_game.web import intents
 from passing_game.web.accounts.api import ROUTES as ACCOUNT_ROUTES
 from passing_game.web.accounts.flows import SESSION_COOKIE, hash_secret
+from passing_game.web.chat.api import ROUTES as CHAT_ROUTES
 from passing_game.web.daily import ROUTES as DAILY_ROUTES
 from passing_game.web.game.errors import GAME_NUMBER, NOT_READ, NOT_SAVED
 from passing_game.web.history import ROUTES as HISTORY_ROUTES
@@ -79,6 +80,7 @@ from passing_game.web.install.api import ROUTES as INSTALL_ROUTES
 from passing_game.web.learn.api import ROUTES as LEARN_ROUTES
 from passing_game.web.lobby import Lobby
 from passing_game.web.practice.api import ROUTES as PRACTICE_ROUTES
+from passing_game.web.profiles.api import ROUTES as PROFILE_ROUTES
 from passing_game.web.protocol import (
     CLOCK_PRESETS,
     CODE_LENGTH,
@@ -96,6 +98,7 @@ from passing_game.web.ratings.service import ROUTES as RATING_ROUTES
 from passing_game.web.reputation import ROUTES as REPUTATION_ROUTES
 from passing_game.web.review.api import ROUTES as REVIEW_ROUTES
 from passing_game.web.server.observe import Health, Metrics
+from passing_game.web.social.api import ROUTES as SOCIAL_ROUTES
 from passing_game.web.store import Store, StoreError, open_store
 from passing_game.web.table.botplay import bot_choices, level_about, level_choices
 from passing_game.web.table.conn import Conn
@@ -395,8 +398,11 @@ def create_app(
         *PRACTICE_ROUTES,
         *REPUTATION_ROUTES,
         *TOURNAMENT_ROUTES,
+        *CHAT_ROUTES,
         *INSTALL_ROUTES,
         *EXPORT_ROUTES,
+        *PROFILE_ROUTES,
+        *SOCIAL_ROUTES,
         Route("/", page),
         Route("/t/{code}", page),
         Route("/api/config", _config),

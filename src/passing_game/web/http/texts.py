@@ -13,6 +13,7 @@ from __future__ import annotations
 from passing_game.i18n import N_
 from passing_game.web.learn.words import LEARN_TEXTS
 from passing_game.web.practice.words import PRACTICE_TEXTS
+from passing_game.web.profiles.words import PROFILE_TEXTS
 from passing_game.web.puzzles.words import PUZZLE_TEXTS
 from passing_game.web.ratings.words import RATING_TEXTS
 from passing_game.web.reputation import REPUTATION_TEXTS
@@ -457,4 +458,5 @@ PAGE_TEXTS: dict[str, str] = {
     **REVIEW_TEXTS,
     **REPUTATION_TEXTS,
     **TOURNAMENT_TEXTS,
+    **PROFILE_TEXTS,
 }

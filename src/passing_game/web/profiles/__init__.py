@@ -1,0 +1,1 @@
+"""Public profiles with statistics (issue 27, item 3; P60)."""
