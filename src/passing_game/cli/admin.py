@@ -8,6 +8,7 @@
     passing-game admin restore NAME --reason TEXT
     passing-game admin unrate CODE GAME --reason TEXT
     passing-game admin log [--limit N]
+    passing-game admin chat reports|delete|mute|close ...   (cli/admin_chat.py)
     passing-game admin tournament NAME --kind swiss|arena|duplicate --starts "YYYY-MM-DD HH:MM"
         [--size 2|4] [--rounds N] [--minutes N] [--clock 20|45|90] [--rated]
         [--target N] [--min-finished SHARE] --reason TEXT
@@ -248,6 +249,12 @@ def _action_word(action: str) -> str:
         "unrate": pgettext("moderators' log", "unrate"),
         # TRANSLATORS: the moderators' log's "action" column: a public tournament was scheduled.
         "tournament": pgettext("moderators' log", "tournament"),
+        # TRANSLATORS: the moderators' log's "action" column: a chat message was deleted.
+        "chat-delete": pgettext("moderators' log", "chat: delete"),
+        # TRANSLATORS: the moderators' log's "action" column: an account's chat was muted.
+        "chat-mute": pgettext("moderators' log", "chat: mute"),
+        # TRANSLATORS: the moderators' log's "action" column: a chat report closed, no action.
+        "chat-close": pgettext("moderators' log", "chat: close report"),
     }
     return words.get(action, action)
 
@@ -361,3 +368,7 @@ def tournament_command(
     with _store(ctx) as store, _refusals():
         event = schedule(store, given, actor=ctx.obj["actor"], reason=reason, now=time.time())
     click.echo(_("{name} is scheduled: /tournament/{id}").format(name=event.name, id=event.id))
+
+
+# ``admin chat ...`` (issue 27, item 1): its own module, registered on this group.
+import passing_game.cli.admin_chat  # noqa: E402, F401

@@ -45,7 +45,17 @@ from passing_game.web.tournament.model import Event, TournamentError
 #: The longest reason kept.
 MAX_REASON = 500
 #: The actions ``web_admin_log`` holds.
-ACTIONS = ("rename", "suspend", "restore", "unrate", "tournament", "recovery")
+ACTIONS = (
+    "rename",
+    "suspend",
+    "restore",
+    "unrate",
+    "tournament",
+    "recovery",
+    "chat-delete",  # the chat's (web/chat/moderation.py)
+    "chat-mute",
+    "chat-close",
+)
 
 
 class AdminError(ValueError):

@@ -181,6 +181,25 @@ async def _invite(lobby: Lobby, conn: Conn, intent: Intent) -> None:
     )
 
 
+# -- the chat (web/chat/service.py): served by the process the client is on ---------
+
+
+async def _say(lobby: Lobby, conn: Conn, intent: Intent) -> None:
+    await lobby.chat.say(conn, intent)
+
+
+async def _chat_history(lobby: Lobby, conn: Conn, intent: Intent) -> None:
+    await lobby.chat.history(conn)
+
+
+async def _chat_mute(lobby: Lobby, conn: Conn, intent: Intent) -> None:
+    await lobby.chat.mute(conn, intent)
+
+
+async def _chat_report(lobby: Lobby, conn: Conn, intent: Intent) -> None:
+    await lobby.chat.report(conn, intent)
+
+
 def _route(kind: str, handler: Handler | None = None, *, leader: bool = False) -> tuple[str, Route]:
     """One intent type's route, with its schema."""
     return kind, Route(SCHEMA[kind], handler, leader)
@@ -211,6 +230,10 @@ ROUTES: dict[str, Route] = dict(
         _route("resign", leader=True),
         _route("hand_over", leader=True),
         _route("contribute", leader=True),
+        _route("say", _say),
+        _route("chat_history", _chat_history),
+        _route("chat_mute", _chat_mute),
+        _route("chat_report", _chat_report),
     ]
 )
 

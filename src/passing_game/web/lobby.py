@@ -28,6 +28,7 @@ from passing_game.views import View
 from passing_game.web.accounts.flows import Accounts
 from passing_game.web.accounts.passwords import Hashing
 from passing_game.web.accounts.sessions import SWEEP_SECONDS, Sessions
+from passing_game.web.chat.service import Chat
 from passing_game.web.daily import site_secret
 from passing_game.web.game.errors import SIGN_IN_RATED
 from passing_game.web.game.events import Suspend
@@ -112,6 +113,8 @@ class Lobby:
         self.quick = QuickPlay(self)
         #: This process's poll of the tournaments (they are in the store).
         self.tournaments = Tournaments(self)
+        #: The chat's messages of this process's clients, and delivery to them (web/chat/).
+        self.chat = Chat(self)
 
     async def start(self) -> int:
         """Join the other processes (if any), then resume what this process leads."""
@@ -242,6 +245,9 @@ class Lobby:
 
     async def on_event(self, event: dict[str, Any]) -> None:
         """Another process changed a table (or its lease): the replica here follows."""
+        if "chat" in event:  # a chat message: delivered here, never the replica's
+            await self.chat.on_event(event)
+            return
         code = str(event.get("c", ""))
         table = self.tables.get(code)
         if table is None:

@@ -365,6 +365,13 @@ def parse_clock(value: Any) -> dict[str, float] | None:
     return clock
 
 
+def _message_id(value: Any) -> int:
+    """A chat message's id (``web/chat/``)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 2**62:
+        raise ProtocolError(_("That message is not there any more."), "chat-no-message")
+    return value
+
+
 Checker = Callable[[Any], Any]
 #: One intent type's required and optional fields with their checkers.
 Schema = tuple[dict[str, Checker], dict[str, Checker]]
@@ -397,6 +404,11 @@ SCHEMA: dict[str, Schema] = {
     "quick_cancel": ({}, {}),
     "daily": ({}, {}),
     "contribute": ({"value": _contribution}, {}),
+    # The chat (web/chat/): a preset's key or a text, checked by chat/model.py.
+    "say": ({}, {"preset": lambda v: v, "text": lambda v: v}),
+    "chat_history": ({}, {}),
+    "chat_mute": ({"message": _message_id}, {}),
+    "chat_report": ({"message": _message_id}, {}),
 }
 
 

@@ -334,6 +334,39 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (user_id, other_id)
         )""",
         "CREATE INDEX IF NOT EXISTS web_ignores_other ON web_ignores (other_id)",
+        # One row per message (store/chat.py): where, in which channel, by whom
+        # (an opaque author key, the account if any, the name shown), a preset's
+        # key or a text, when; ``deleted``: when a moderator took it away.
+        """CREATE TABLE IF NOT EXISTS web_chat (
+            id BIGINT PRIMARY KEY,
+            place TEXT NOT NULL,
+            channel TEXT NOT NULL,
+            author TEXT NOT NULL,
+            user_id TEXT,
+            name TEXT NOT NULL,
+            preset TEXT,
+            body TEXT,
+            at DOUBLE PRECISION NOT NULL,
+            deleted DOUBLE PRECISION
+        )""",
+        "CREATE INDEX IF NOT EXISTS web_chat_place ON web_chat (place, id)",
+        "CREATE INDEX IF NOT EXISTS web_chat_author ON web_chat (author, at)",
+        """CREATE TABLE IF NOT EXISTS web_chat_reports (
+            id BIGINT PRIMARY KEY,
+            message_id BIGINT NOT NULL,
+            place TEXT NOT NULL,
+            reporter TEXT NOT NULL,
+            reporter_id TEXT,
+            at DOUBLE PRECISION NOT NULL,
+            context TEXT NOT NULL,
+            closed DOUBLE PRECISION
+        )""",
+        """CREATE TABLE IF NOT EXISTS web_chat_mutes (
+            user_id TEXT PRIMARY KEY,
+            until DOUBLE PRECISION NOT NULL,
+            reason TEXT NOT NULL,
+            actor TEXT NOT NULL
+        )""",
     ),
     # Version 14 (issue 27, item 2; social/): follows, blocks, challenges and
     # who is online.
