@@ -24,6 +24,7 @@ from passing_game.bots import Bot
 from passing_game.fairness import Fairness
 from passing_game.i18n import DEFAULT_LANGUAGE, _, using_language
 from passing_game.moves import Move
+from passing_game.rules import Rules
 from passing_game.views import View
 from passing_game.web.accounts.flows import Accounts
 from passing_game.web.accounts.passwords import Hashing
@@ -47,6 +48,7 @@ from passing_game.web.server import workers
 from passing_game.web.server.cluster import Cluster, ForwardFailed
 from passing_game.web.server.observe import Metrics
 from passing_game.web.server.pgcluster import cluster_for
+from passing_game.web.social.online import Online
 from passing_game.web.store import (
     AsyncStore,
     NewTable,
@@ -61,6 +63,22 @@ from passing_game.web.table.runner import Table, Timing
 from passing_game.web.tournament.service import Tournaments
 
 log = logging.getLogger("passing_game.web")
+
+
+def table_choices(
+    intent: Intent, user_id: str | None
+) -> tuple[Rules, tuple[str, ...], dict[str, float] | None, bool]:
+    """What a table's creation asks for, checked: its rules, who sits where, its clock,
+    rated or not (the lobby's "create a table" and a challenge's, ``web/social/``)."""
+    rules = parse_rules(intent["rules"])
+    spec = parse_seats(intent["seats"], rules.players, tuple(bot_choices()))
+    clock = parse_clock(intent.get("clock"))
+    rated = bool(intent.get("rated"))
+    if rated and user_id is None:
+        raise ProtocolError(_(SIGN_IN_RATED), "signed-out")
+    if rated and any(entry not in ("you", "person") for entry in spec):
+        raise ProtocolError(_("A rated game is between people: no bots."), "rated-bots")
+    return rules, spec, clock, rated
 
 
 class Lobby:
@@ -113,6 +131,8 @@ class Lobby:
         self.quick = QuickPlay(self)
         #: This process's poll of the tournaments (they are in the store).
         self.tournaments = Tournaments(self)
+        #: This process's signed-in sockets, written for the others (social/online.py).
+        self.online = Online(self)
         #: The chat's messages of this process's clients, and delivery to them (web/chat/).
         self.chat = Chat(self)
 
@@ -123,6 +143,7 @@ class Lobby:
         await self.cluster.start()
         self.spawn(self._watch_accounts())
         self.tournaments.start()
+        self.online.start()
         return await self.resume_all()
 
     async def think(self, bot: Bot, level: str, seed: int, seat: int, view: View) -> Move:
@@ -375,16 +396,9 @@ class Lobby:
         raise RuntimeError("no free table code")  # pragma: no cover
 
     async def create(self, intent: Intent, conn: Actor | None = None) -> tuple[Table, int, str]:
-        rules = parse_rules(intent["rules"])
-        spec = parse_seats(intent["seats"], rules.players, tuple(bot_choices()))
-        clock = parse_clock(intent.get("clock"))
         user_id = getattr(conn, "user_id", None)
         name = getattr(conn, "user_name", None) or intent["name"]
-        rated = bool(intent.get("rated"))
-        if rated and user_id is None:
-            raise ProtocolError(_(SIGN_IN_RATED), "signed-out")
-        if rated and any(entry not in ("you", "person") for entry in spec):
-            raise ProtocolError(_("A rated game is between people: no bots."), "rated-bots")
+        rules, spec, clock, rated = table_choices(intent, user_id)
         code = await self.new_code()
         token = secrets.token_urlsafe(24)
         rows = []
@@ -472,6 +486,7 @@ class Lobby:
         self.closing = True
         await self.quick.close()
         await self.tournaments.close()
+        await self.online.close()
         for table in self.tables.values():
             table.stop_leading()
         await self.cluster.stop()

@@ -370,7 +370,36 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
     # Version 14 (issue 27, item 2; social/): follows, blocks, challenges and
     # who is online.
-    (),
+    (
+        """CREATE TABLE IF NOT EXISTS web_follows (
+            user_id TEXT NOT NULL REFERENCES web_users (id),
+            other_id TEXT NOT NULL REFERENCES web_users (id),
+            created DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (user_id, other_id)
+        )""",
+        "CREATE INDEX IF NOT EXISTS web_follows_other ON web_follows (other_id)",
+        """CREATE TABLE IF NOT EXISTS web_challenges (
+            id TEXT PRIMARY KEY,
+            from_id TEXT NOT NULL REFERENCES web_users (id),
+            to_id TEXT NOT NULL REFERENCES web_users (id),
+            settings TEXT NOT NULL,
+            created DOUBLE PRECISION NOT NULL,
+            expires DOUBLE PRECISION NOT NULL,
+            status TEXT NOT NULL,
+            decided DOUBLE PRECISION,
+            code TEXT
+        )""",
+        "CREATE INDEX IF NOT EXISTS web_challenges_to ON web_challenges (to_id, status)",
+        "CREATE INDEX IF NOT EXISTS web_challenges_from ON web_challenges (from_id, status)",
+        """CREATE TABLE IF NOT EXISTS web_online (
+            process TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            code TEXT NOT NULL,
+            since DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (process, user_id, code)
+        )""",
+        "CREATE INDEX IF NOT EXISTS web_online_user ON web_online (user_id)",
+    ),
 )
 
 #: The schema version this code reads and writes.
