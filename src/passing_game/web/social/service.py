@@ -136,9 +136,9 @@ def unblock(store: Store, me: str, name: object) -> str:
 
 def challenge(store: Store, me: str, body: dict[str, Any], now: float) -> dict[str, Any]:
     """A new challenge from ``me``; its JSON."""
-    fields = table_fields(body, me)
     with store.transaction() as tx:
         target = _target(tx, me, body.get("name"))
+        fields = table_fields(body, me)
         outgoing = rows.open_challenges(tx, me, now, incoming=False)
         standing = Standing(
             blocked=ignores.blocks(tx, target.id, me),
