@@ -52,7 +52,15 @@ LAYERS: dict[str, list[str]] = {
         # The lobby's card of tournaments, and the kinds in words.
         "tournaments.js",
     ],
-    "screens": ["lobby.js", "table.js", "replay.js", "learn.js", "puzzles.js", "tournament.js"],
+    "screens": [
+        "lobby.js",
+        "table.js",
+        "replay.js",
+        "learn.js",
+        "puzzles.js",
+        "tournament.js",
+        "profile.js",
+    ],
     # What the server says, the keys, the page's render, and app.js, which starts
     # and wires the rest.
     "top": ["messages.js", "keys.js", "page.js", "app.js"],

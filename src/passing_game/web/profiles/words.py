@@ -17,6 +17,10 @@ from passing_game.i18n import N_, ngettext
 PROFILE_TEXTS: dict[str, str] = {
     # TRANSLATORS: the account menu's item that opens one's own public profile page.
     "My profile": N_("My profile"),
+    # TRANSLATORS: a link beside a player's name in a tournament's standings.
+    "Profile": N_("Profile"),
+    # TRANSLATORS: what a link to a player's public profile says to screen readers.
+    "Profile of {name}": N_("Profile of {name}"),
     # TRANSLATORS: a profile page's line under the name; {date} is like "4 Dec 2026".
     "Playing since {date}": N_("Playing since {date}"),
     # TRANSLATORS: a profile's card of ratings, one per kind of game.

@@ -368,6 +368,7 @@ function menuPanel() {
       item("acc-games", t("My games"), () => showGames()),
       // Every finished game's record, as JSON lines (web/yourdata/export.py).
       h("a", { class: "button", id: "acc-export", "data-key": "acc-export", href: "/api/account/export", download: "passing-game-games.jsonl" }, t("Download my games")),
+      h("a", { class: "button", id: "acc-profile", "data-key": "acc-profile", href: "/u/" + encodeURIComponent(ACCOUNT.user.name) }, t("My profile")), // profile.js
       item("acc-leaders", t("Leaderboard"), () => showLeaders()),
       item("acc-password-open", t("Change the password"), () => openPanel("password")),
       item("acc-signout", t("Sign out"), () => signOut()),

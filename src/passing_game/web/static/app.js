@@ -9,7 +9,7 @@
 //   top:     this one (routes, start, and the wiring below), page.js (draws the
 //            page: which screen, and the overlays), keys.js, messages.js (what
 //            the server says)
-//   screens: lobby.js, table.js, replay.js, learn.js, puzzles.js, tournament.js; no screen imports another
+//   screens: lobby.js, table.js, replay.js, learn.js, puzzles.js, tournament.js, profile.js; no screen imports another
 //   parts:   announce.js (what just happened), hand.js, train.js, summary.js,
 //            tracker.js (the table's), quickplay.js, yours.js, tournaments.js (the lobby's)
 //   widgets: seat.js (a seat's card and words), account.js (its button, its
@@ -31,6 +31,7 @@ import { I18N, nt } from "./i18n.js";
 import { onKey } from "./keys.js";
 import { drawPage } from "./page.js";
 import { Learn } from "./learn.js";
+import { Profile } from "./profile.js";
 import { Puzzles } from "./puzzles.js";
 import { Replay } from "./replay.js";
 import { receive } from "./messages.js";
@@ -46,7 +47,7 @@ drawWith(drawPage);
 wire({ receive, reopened: () => Quick.reopened(), accountSeat });
 
 function route() {
-  if (Replay.route() || Learn.route() || Puzzles.route() || Tournament.route()) { // /replay..., /learn, /puzzles..., /tournament/...: no table on this page
+  if (Replay.route() || Learn.route() || Puzzles.route() || Tournament.route() || Profile.route()) { // /replay..., /learn, /puzzles..., /tournament/...: no table on this page
     S.code = null;
     S.frame = null;
     render();

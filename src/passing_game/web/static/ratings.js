@@ -83,7 +83,8 @@ export function leaderboardBody(players, myName) {
     h("table", { class: "account-table", id: "leaderboard" },
       h("thead", {}, h("tr", {}, [t("Place"), t("Player"), t("Rating"), t("Games")].map((text) => h("th", { scope: "col", text })))),
       h("tbody", {}, players.map((row) => h("tr", { class: (row === mine ? "me" : "") + (row.settling ? " settling" : "") },
-        h("td", { text: String(row.rank) }), h("td", { text: row.name }),
+        h("td", { text: String(row.rank) }),
+        h("td", {}, h("a", { class: "profile-link", dir: "auto", href: "/u/" + encodeURIComponent(row.name), text: row.name })), // profile.js
         h("td", { class: "num rating-cell" }, ratingNum(row.rating), row.settling ? h("span", { class: "settling-mark", text: t("still settling") }) : null),
         h("td", { class: "num games", text: num(row.games) }))))),
     h("p", { class: "muted", id: "games-note", text: t("Games: how many rated games each rating rests on. A rating marked “still settling” rests on few games and still moves more.") }),

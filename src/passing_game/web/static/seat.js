@@ -145,7 +145,9 @@ export function renderSeat(frame, seat, partner = false) {
   return h("section", { class: cls.join(" "), "aria-label": seatLabel(frame, seat) + ", " + seatNo(seat), dataset: { seat: String(seat) } },
     h("div", { class: "seat-head" },
       h("span", { class: "dot " + (s.connected && !s.away && (!s.you || S.wsOpen) ? "on" : "off"), title: status, "aria-hidden": "true" }),
-      h("span", { class: "seat-name", dir: "auto", text: s.you ? t("{name} (you)", { name: s.name }) : s.name }),
+      s.account ? h("a", { class: "seat-name profile-link", dir: "auto", href: "/u/" + encodeURIComponent(s.name), target: "_blank", rel: "noopener",
+        title: t("Profile of {name}", { name: s.name }), text: s.you ? t("{name} (you)", { name: s.name }) : s.name }) // profile.js
+        : h("span", { class: "seat-name", dir: "auto", text: s.you ? t("{name} (you)", { name: s.name }) : s.name }),
       s.guest ? h("span", { class: "guest-mark", title: t("Playing without an account"), text: t("guest") }) : null,
       partner ? h("span", { class: "partner-mark", text: t("your partner") }) : null,
       toMove ? h("span", { class: "turn-badge", text: t("to move") }) : null,

@@ -164,7 +164,9 @@ export const Tournament = (() => {
       return h("tr", { class: line.you ? "you" : "" },
         h("td", { text: String(line.rank) }),
         h("td", {}, h("button", { type: "button", class: "link", "aria-pressed": T.only === line.name ? "true" : "false",
-          title: t("Show this player's games"), onclick: () => { T.only = T.only === line.name ? null : line.name; changed(); } }, line.name), notes.length ? h("span", { class: "note", text: " (" + notes.join(", ") + ")" }) : null),
+          title: t("Show this player's games"), onclick: () => { T.only = T.only === line.name ? null : line.name; changed(); } }, line.name),
+          " ", h("a", { class: "profile-link small", href: "/u/" + encodeURIComponent(line.name), "aria-label": t("Profile of {name}", { name: line.name }) }, t("Profile")), // profile.js
+          notes.length ? h("span", { class: "note", text: " (" + notes.join(", ") + ")" }) : null),
         h("td", { text: String(line.points) }), h("td", { text: third }), h("td", { text: String(line.games) }));
     });
     return h("div", { class: "standings-wrap" }, h("table", { class: "standings" }, h("thead", {}, head), h("tbody", {}, rows)));
