@@ -11,7 +11,8 @@
 //            the server says)
 //   screens: lobby.js, table.js, replay.js, learn.js, puzzles.js, tournament.js, profile.js; no screen imports another
 //   parts:   announce.js (what just happened), hand.js, train.js, summary.js,
-//            tracker.js (the table's), quickplay.js, yours.js, tournaments.js (the lobby's)
+//            tracker.js (the table's), quickplay.js, yours.js, tournaments.js (the lobby's),
+//            chat.js (the table's and the tournament's chat panel)
 //   widgets: seat.js (a seat's card and words), account.js (its button, its
 //            dialog), tools.js (the tool bar, language, rules, copy link),
 //            dialogs.js (the table's questions and seat options)
@@ -25,6 +26,7 @@
 
 import { accountLoad, accountSeat } from "./account.js";
 import { updateTitle } from "./announce.js";
+import { Chat } from "./chat.js";
 import { Countdown } from "./clock.js";
 import { trapFocus } from "./dialogs.js";
 import { I18N, nt } from "./i18n.js";
@@ -43,8 +45,10 @@ import { S, changed, drawWith, render } from "./state.js";
 import { fetchConfig } from "./tools.js";
 import { Tournament } from "./tournament.js";
 
-drawWith(drawPage);
-wire({ receive, reopened: () => Quick.reopened(), accountSeat });
+// The chat's panel sits beside #app (chat.js): after each render it follows the page's
+// place, and the socket's chat frames go to it first.
+drawWith(() => { drawPage(); Chat.sync(); });
+wire({ receive: (msg) => Chat.receive(msg) || receive(msg), reopened: () => Quick.reopened(), accountSeat });
 
 function route() {
   if (Replay.route() || Learn.route() || Puzzles.route() || Tournament.route() || Profile.route()) { // /replay..., /learn, /puzzles..., /tournament/...: no table on this page
