@@ -8,10 +8,14 @@ their replays' links) and the statistics (``model.tally``) of its newest
 engine (``load_record``), with what the analyses kept of the account's seat in them
 say (``web_analyses``, keyed as ``review.replay.record_hash`` keys them).
 
-Every number comes from the store on each request, so any server process answers the
-same; nothing is kept between requests. Only finished games' records are read
-(``store/profiles.py``): a game under way, its moves and its hands never reach a
-profile, and a profile does not change while one is played. A name is matched as
+Every number comes from the store, so any server process answers the same. What a
+finished game's record gives (its counts, its analysis key, its result) is kept in the
+process that counted it (``CACHE``), which is safe to lose: a finished game's record
+never changes. The ratings, the analyses and the names are read on each request.
+
+Only finished games' records are read (``store/profiles.py``): a game under way, its
+moves and its hands never reach a profile, and a profile does not change while one is
+played. A name is matched as
 sign-in matches it (``accounts.name_key``); an unknown or deleted account has no
 profile (``None``).
 """
@@ -20,6 +24,9 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 from passing_game.records import load_record, record_marks
@@ -92,33 +99,96 @@ def _read(store: Store, user_id: str) -> tuple[Any, ...]:
     return total, games, pools, steps, seats, dates
 
 
+@dataclass(frozen=True)
+class Counted:
+    """One finished game counted for one seat: what a profile needs of its record."""
+
+    tally: model.Tally
+    #: The analysis's key (``review.replay.record_hash``) and the seat.
+    key: tuple[str, int]
+    result: dict[str, Any]
+    rules: dict[str, Any]
+
+
+class Cache:
+    """Finished games already counted, by (code, game, seat), the ``most`` last used.
+
+    A finished game's record never changes, so what was counted of it holds for good;
+    a process that loses this (a restart) only counts again. The analyses, which may
+    come later, and the names, which may change, are read on each request.
+    """
+
+    def __init__(self, most: int = 20_000) -> None:
+        self.most = most
+        self._kept: OrderedDict[tuple[str, int, int], Counted] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, int, int]) -> Counted | None:
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[str, int, int], counted: Counted) -> None:
+        with self._lock:
+            self._kept[key] = counted
+            while len(self._kept) > self.most:
+                self._kept.popitem(last=False)
+
+
+CACHE = Cache()
+
+
+def count_game(g: FinishedGame) -> Counted | None:
+    """One finished game replayed from its record and counted for its seat (``None``: a
+    record that does not load, logged)."""
+    found = CACHE.get((g.code, g.game, g.seat))
+    if found is not None:
+        return found
+    try:
+        data = json.loads(g.record)
+        match = load_record(data)
+        marks = record_marks(data)
+    except Exception:
+        log.warning("a stored record does not load", extra={"table": g.code})
+        return None
+    rules = {"players": match.rules.players, "partnerships": match.rules.partnerships}
+    counted = Counted(
+        model.tally(match, g.seat, marks),
+        (record_hash(match, marks), g.seat),
+        _result(match, g.seat),
+        rules,
+    )
+    CACHE.put((g.code, g.game, g.seat), counted)
+    return counted
+
+
 def _counted(
     store: Store, games: list[FinishedGame], seats: dict[str, list[tuple[SeatRow, str | None]]]
-) -> tuple[model.Tally, dict[tuple[str, int], Any]]:
-    """The statistics of ``games`` and each game's replayed match (a record that does
-    not load is left out, and logged)."""
+) -> tuple[model.Tally, dict[tuple[str, int], Counted]]:
+    """The statistics of ``games``, with what the analyses kept say, and each game's
+    counts (a record that does not load is left out)."""
     total = model.Tally()
-    matches: dict[tuple[str, int], Any] = {}
-    keys: dict[tuple[str, int], tuple[str, int]] = {}
+    counted: dict[tuple[str, int], Counted] = {}
     for g in games:
-        try:
-            data = json.loads(g.record)
-            match = load_record(data)
-            marks = record_marks(data)
-        except Exception:
-            log.warning("a stored record does not load", extra={"table": g.code})
+        one = count_game(g)
+        if one is None:
             continue
-        partner = None
-        if match.rules.partnerships and g.code in seats:
+        total.add(one.tally)
+        counted[(g.code, g.game)] = one
+        if one.rules["partnerships"] and g.code in seats:
             held = _names(seats[g.code])
             partner = next((p["name"] for p in held if p["seat"] == (g.seat + 2) % 4), None)
-        total.add(model.tally(match, g.seat, marks, partner))
-        matches[(g.code, g.game)] = match
-        keys[(g.code, g.game)] = (record_hash(match, marks), g.seat)
+            if partner is not None:
+                t = one.tally
+                total.partners.setdefault(partner, model.PartnerTally()).add(
+                    model.PartnerTally(1, t.games_won, t.rounds, t.rounds_won)
+                )
     with store.transaction() as tx:
-        kept = profile_rows.done_analyses(tx, list(keys.values()))
-    for key in keys.values():
-        state = kept.get(key)
+        kept = profile_rows.done_analyses(tx, [one.key for one in counted.values()])
+    for one in counted.values():
+        state = kept.get(one.key)
         if state is None:
             continue
         try:
@@ -127,7 +197,7 @@ def _counted(
                 total.add(model.analysed(stored["analysis"]["evaluations"]))
         except (ValueError, KeyError, TypeError):
             log.warning("a stored analysis does not read")
-    return total, matches
+    return total, counted
 
 
 def exists(store: Store, name: str) -> bool:
@@ -144,7 +214,7 @@ def profile(store: Store, name: str) -> dict[str, Any] | None:
     if account is None:
         return None
     total, games, pools, steps, seats, dates = _read(store, account.id)
-    tally, matches = _counted(store, games, seats)
+    tally, counted = _counted(store, games, seats)
     series = model.rating_series(
         (s.pool, s.at, display(s.mu_before, s.sigma_before), display(s.mu_after, s.sigma_after))
         for s in steps
@@ -161,8 +231,8 @@ def profile(store: Store, name: str) -> dict[str, Any] | None:
     ]
     recent = []
     for g in games[:RECENT]:
-        match = matches.get((g.code, g.game))
-        if match is None:
+        one = counted.get((g.code, g.game))
+        if one is None:
             continue
         recent.append(
             {
@@ -172,8 +242,8 @@ def profile(store: Store, name: str) -> dict[str, Any] | None:
                 "seat": g.seat,
                 "rated": g.rated,
                 "players": _names(seats.get(g.code, [])),
-                "rules": {"players": match.rules.players, "partnerships": match.rules.partnerships},
-                "result": _result(match, g.seat),
+                "rules": one.rules,
+                "result": one.result,
                 "link": f"/replay/{g.code}/{g.game}",
             }
         )
@@ -189,4 +259,4 @@ def profile(store: Store, name: str) -> dict[str, Any] | None:
     }
 
 
-__all__ = ["MOST_GAMES", "MOST_STEPS", "RECENT", "exists", "key_of", "profile"]
+__all__ = ["CACHE", "MOST_GAMES", "MOST_STEPS", "RECENT", "exists", "key_of", "profile"]
