@@ -51,6 +51,8 @@ LAYERS: dict[str, list[str]] = {
         "minepuzzles.js",
         # The lobby's card of tournaments, and the kinds in words.
         "tournaments.js",
+        # Friends, who is online, challenges and blocks: the lobby's card, the notices.
+        "social.js",
         # The chat panel of a table and of a tournament's page.
         "chat.js",
     ],

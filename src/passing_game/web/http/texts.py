@@ -19,6 +19,7 @@ from passing_game.web.puzzles.words import PUZZLE_TEXTS
 from passing_game.web.ratings.words import RATING_TEXTS
 from passing_game.web.reputation import REPUTATION_TEXTS
 from passing_game.web.review.words import REVIEW_TEXTS
+from passing_game.web.social.words import SOCIAL_TEXTS
 from passing_game.web.table.fairness import FAIRNESS_TEXTS
 from passing_game.web.tournament.words import TOURNAMENT_TEXTS
 
@@ -461,4 +462,5 @@ PAGE_TEXTS: dict[str, str] = {
     **TOURNAMENT_TEXTS,
     **PROFILE_TEXTS,
     **CHAT_TEXTS,
+    **SOCIAL_TEXTS,
 }

@@ -36,6 +36,7 @@ import { Learn } from "./learn.js";
 import { Profile } from "./profile.js";
 import { Puzzles } from "./puzzles.js";
 import { Replay } from "./replay.js";
+import { Social } from "./social.js";
 import { receive } from "./messages.js";
 import { Motion } from "./motion.js";
 import { Quick } from "./quickplay.js";
@@ -87,6 +88,7 @@ async function start() {
   route();
   connect();
   accountLoad(); // who is signed in (account.js)
+  Social.start(); // friends and challenges, asked every few seconds (social.js)
   // Installable, and the page's own files kept for a quick start (web/install/api.py).
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
 }

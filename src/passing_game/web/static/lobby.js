@@ -8,6 +8,7 @@ import { domino, field, h, select } from "./dom.js";
 import { nt, t } from "./i18n.js";
 import { Quick } from "./quickplay.js";
 import { seatNo } from "./seat.js";
+import { friendsCard } from "./social.js";
 import { joinTable, savedName, send, watchTable } from "./socket.js";
 import { S, changed, notify } from "./state.js";
 import { pageTools } from "./tools.js";
@@ -108,6 +109,7 @@ export function renderLobby() {
       h("h1", { text: t("The Passing Game") }),
       h("p", { class: "tagline", text: t("A domino game for 2 to 4 players. Play friends or bots in your browser.") })),
     yoursCard(), // yours.js: the tables where you hold a seat
+    friendsCard(), // social.js: the accounts you follow, challenges, blocks
     computerCard(),
     learnOffer(), // the tutorial, offered on a first visit (learn.js); after the computer, still one tap
     puzzlesCard(), // the puzzles (puzzles.js): the next one, the puzzle of the day
