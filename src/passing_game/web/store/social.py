@@ -186,7 +186,7 @@ def open_challenges(tx: Tx, user_id: str, now: float, *, incoming: bool) -> list
     side = "c.to_id" if incoming else "c.from_id"
     rows = tx.all(
         _CHALLENGE + f" WHERE {side} = ? AND c.status = 'open' AND c.expires > ?"
-        " ORDER BY c.created, c.id",
+        " AND a.deleted = 0 AND a.suspended = 0 AND b.deleted = 0 ORDER BY c.created, c.id",
         (user_id, now),
     )
     return [_challenge(r) for r in rows]
