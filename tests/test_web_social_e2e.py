@@ -133,7 +133,7 @@ def test_follow_presence_challenge_accept_decline_and_block(
     ana.locator("#friends #social-name").wait_for()
     ana.fill("#social-name", "Cora")
     ana.click("#social-block")
-    expect(ana.locator("#friends")).to_contain_text("Blocked", timeout=10_000)
+    expect(ana.locator("#friends")).to_contain_text("Accounts you block", timeout=10_000)
     expect(ana.locator("#friends .friend", has_text="Cora")).to_contain_text("Unblock")
     cy.click("#social-open-challenge")
     cy.fill("#social-challenge-name", "Ana")

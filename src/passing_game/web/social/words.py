@@ -19,9 +19,10 @@ SOCIAL_TEXTS: dict[str, str] = {
     # TRANSLATORS: a button: invite an account to a game with chosen rules.
     "Challenge": N_("Challenge"),
     # TRANSLATORS: a button: no chat and no challenges from this account.
-    "Block": N_("Block"),
+    "Block account": N_("Block account"),
     "Unblock": N_("Unblock"),
-    "Blocked": N_("Blocked"),
+    # TRANSLATORS: a heading: the list of accounts the reader blocks.
+    "Accounts you block": N_("Accounts you block"),
     "Accept": N_("Accept"),
     "Decline": N_("Decline"),
     "Cancel the challenge": N_("Cancel the challenge"),

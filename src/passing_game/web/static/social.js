@@ -239,7 +239,7 @@ function friendRow(f) {
       f.table ? h("button", { type: "button", onclick: () => watchTable(f.table.code) }, t("Watch")) : null,
       h("button", { type: "button", onclick: () => { SOCIAL.form.name = f.name; SOCIAL.challengeOpen = true; changed(); } }, t("Challenge")),
       h("button", { type: "button", onclick: () => act("unfollow", f.name) }, t("Unfollow")),
-      h("button", { type: "button", onclick: () => act("block", f.name) }, t("Block"))));
+      h("button", { type: "button", onclick: () => act("block", f.name) }, t("Block account"))));
 }
 
 function kept(name, attrs) {
@@ -291,7 +291,7 @@ export function friendsCard() {
     h("div", { class: "row" },
       h("button", { type: "submit", id: "social-follow", disabled: SOCIAL.busy }, t("Follow")),
       h("button", { type: "button", id: "social-open-challenge", onclick: () => { SOCIAL.challengeOpen = true; changed(); } }, t("Challenge")),
-      h("button", { type: "button", id: "social-block", disabled: SOCIAL.busy, onclick: () => act("block", SOCIAL.form.name) }, t("Block"))));
+      h("button", { type: "button", id: "social-block", disabled: SOCIAL.busy, onclick: () => act("block", SOCIAL.form.name) }, t("Block account"))));
   parts.push(byName);
   if (SOCIAL.error) parts.push(h("p", { class: "error", role: "alert", text: SOCIAL.error }));
   if (SOCIAL.challengeOpen) parts.push(challengeForm());
@@ -304,7 +304,7 @@ export function friendsCard() {
       h("span", { class: "friend-actions" }, h("button", { type: "button", onclick: () => answer(c, "cancel") }, t("Cancel the challenge")))))));
   }
   if ((data.blocked || []).length) {
-    parts.push(h("h3", { text: t("Blocked") }), h("ul", { class: "friend-list" }, data.blocked.map((name) => h("li", { class: "friend" },
+    parts.push(h("h3", { text: t("Accounts you block") }), h("ul", { class: "friend-list" }, data.blocked.map((name) => h("li", { class: "friend" },
       h("span", { class: "friend-who", text: name }),
       h("span", { class: "friend-actions" }, h("button", { type: "button", onclick: () => act("unblock", name) }, t("Unblock")))))));
   }
