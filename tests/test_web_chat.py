@@ -254,6 +254,10 @@ def test_a_table_chat_over_the_socket(site: Site) -> None:
             for m in f["messages"]
         )
         assert all(m["name"] != "Ana" for m in history(bo)["messages"])
+        # ...and hears her again once unmuted (her earlier messages come back too).
+        bo.send(type="chat_unmute", message=mine["id"])
+        assert bo.until(lambda f: f["type"] == "chat_unmuted")["name"] == "Ana"
+        assert "can you hear me" in [m["text"] for m in history(bo)["messages"]]
         # A guest may report; the report keeps its context.
         cy.send(type="chat_report", message=seen["id"])
         assert cy.until(lambda f: f["type"] == "chat_reported")["message"] == seen["id"]
@@ -277,6 +281,24 @@ def test_a_table_chat_over_the_socket(site: Site) -> None:
             bo.send(type="say", preset="sorry")
         bo.send(type="say", preset="sorry")
         assert error(bo)["code"] == "chat-rate"
+
+
+def test_a_player_watching_the_own_table_reads_as_a_player(site: Site) -> None:
+    site.sign_up("Ana", "10.4.0.1")
+    with socket(site, "Ana") as ana, socket(site, "Ana") as again, socket(site, None) as cy:
+        ana.send(type="create", name="Ana", seats=["you", "person"], rules={"players": 2})
+        code = ana.until(lambda f: f["type"] == "joined")["table"]
+        for watcher in (again, cy):
+            watcher.send(type="watch", code=code)
+            watcher.until(lambda f: f["type"] == "joined")
+        cy.send(type="say", preset="oops")
+        chat(cy)
+        again.send(type="say", preset="hello")  # written in the players' channel
+        assert chat(cy, lambda m: m["preset"] == "hello")["channel"] == "players"
+        assert chat(again, lambda m: m["preset"] == "hello")["mine"]
+        frames = [f for f in again.frames if f["type"] == "chat"]
+        assert not any(m["preset"] == "oops" for f in frames for m in f["messages"])
+        assert [m["preset"] for m in history(again)["messages"]] == ["hello"]
 
 
 def test_players_read_the_spectators_once_the_match_is_over(site: Site) -> None:
@@ -324,6 +346,9 @@ def test_a_tournament_chat(site: Site) -> None:
     # Bo mutes Ana from the page, and reports her message.
     assert site.post("Bob", f"/api/chat/{text['id']}/mute", {}).status_code == 200
     assert site.get("Bob", f"/api/chat/t/{id}").json()["messages"] == []
+    assert site.post("Bob", f"/api/chat/{text['id']}/unmute", {}).status_code == 200
+    assert len(site.get("Bob", f"/api/chat/t/{id}").json()["messages"]) == 2
+    assert site.post("Bob", f"/api/chat/{text['id']}/mute", {}).status_code == 200
     assert site.post("Bob", f"/api/chat/{text['id']}/report", {}).status_code == 200
     assert site.post("Bob", "/api/chat/99999/report", {}).status_code == 404
     store = site.client.app.state.lobby.store  # type: ignore[attr-defined]

@@ -198,6 +198,12 @@ def test_table_chat_in_three_languages_and_processes(
     # After the reload the history comes again, without the muted and the deleted.
     says(ana, "Thanks!")
     assert "Rematch" not in lines(ana) and "segunda mensaxe" not in lines(ana)
+    # Unmuted (the list of muted people is kept with the page): Bea is heard again.
+    ana.click(f"#chat-unmute-{first}")
+    says(ana, "segunda mensaxe")
+    # The smallest phone: still no sideways overflow.
+    bea.set_viewport_size({"width": 360, "height": 640})
+    assert bea.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
     assert not [e for found in errors for e in found], errors
 
 

@@ -196,6 +196,10 @@ async def _chat_mute(lobby: Lobby, conn: Conn, intent: Intent) -> None:
     await lobby.chat.mute(conn, intent)
 
 
+async def _chat_unmute(lobby: Lobby, conn: Conn, intent: Intent) -> None:
+    await lobby.chat.mute(conn, intent, on=False)
+
+
 async def _chat_report(lobby: Lobby, conn: Conn, intent: Intent) -> None:
     await lobby.chat.report(conn, intent)
 
@@ -233,6 +237,7 @@ ROUTES: dict[str, Route] = dict(
         _route("say", _say),
         _route("chat_history", _chat_history),
         _route("chat_mute", _chat_mute),
+        _route("chat_unmute", _chat_unmute),
         _route("chat_report", _chat_report),
     ]
 )

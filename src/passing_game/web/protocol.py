@@ -408,6 +408,7 @@ SCHEMA: dict[str, Schema] = {
     "say": ({}, {"preset": lambda v: v, "text": lambda v: v}),
     "chat_history": ({}, {}),
     "chat_mute": ({"message": _message_id}, {}),
+    "chat_unmute": ({"message": _message_id}, {}),
     "chat_report": ({"message": _message_id}, {}),
 }
 

@@ -7,8 +7,8 @@
   asker may write (a signed-in entrant);
 - ``POST /api/chat/t/{id}`` ``{"preset": KEY}`` or ``{"text": ...}``: say
   something there (its entrants only);
-- ``POST /api/chat/{message}/mute``, ``/report``: the signed-in asker mutes the
-  message's author, or reports the message.
+- ``POST /api/chat/{message}/mute``, ``/unmute``, ``/report``: the signed-in
+  asker mutes or unmutes the message's author, or reports the message.
 
 A POST needs the page's CSRF token like every POST; a refusal is
 ``{"error": a sentence, "code"}`` and changes nothing (the codes of
@@ -162,10 +162,12 @@ async def act(request: Request) -> Response:
         return _error(_(SIGN_IN_FIRST), "signed-out", 401)
     db = _db(request)
     id = int(request.path_params["message"])
-    if request.path_params["action"] == "mute":
-        found = await db.run(mute_author, db.store, user.id, id, time.time())
+    action = request.path_params["action"]
+    if action in ("mute", "unmute"):
+        on = action == "mute"
+        found = await db.run(mute_author, db.store, user.id, id, time.time(), on)
         if found is not None:
-            return JSONResponse({"author": found.author, "name": found.name})
+            return JSONResponse({"author": found.author, "name": found.name, "message": id})
     elif request.path_params["action"] == "report":
         done = await db.run(report, db.store, id, user.name, user.id, time.time())
         if done is not None:

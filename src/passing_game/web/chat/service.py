@@ -82,12 +82,16 @@ def _get(store: Store, id: int) -> Message | None:
         return rows.get(tx, id)
 
 
-def mute_author(store: Store, user_id: str, id: int, now: float) -> Message | None:
-    """``user_id`` mutes the author of message ``id`` (an account); the message."""
+def mute_author(store: Store, user_id: str, id: int, now: float, on: bool = True) -> Message | None:
+    """``user_id`` mutes (``on``) or unmutes the author of message ``id`` (an account's;
+    a block stays: it is lifted where it was set); the message."""
     with store.transaction() as tx:
-        found = rows.get(tx, id)
+        found = rows.get(tx, id, deleted=not on)
         if found is not None and found.user_id is not None and found.user_id != user_id:
-            ignores.ignore(tx, user_id, found.user_id, "mute", now)
+            if on:
+                ignores.ignore(tx, user_id, found.user_id, "mute", now)
+            else:
+                ignores.unignore(tx, user_id, found.user_id, "mute")
         return found
 
 
@@ -123,6 +127,16 @@ class Chat:
             key = self._guests[conn] = secrets.token_hex(8)
         return model.author_key(None, key), ""
 
+    @staticmethod
+    def _seated(conn: Conn, table: Table) -> bool:
+        """Whether the connection counts as a player's: seated, or an account that holds
+        a seat at the table watching it from elsewhere (it reads as its seat reads)."""
+        if conn.seat is not None:
+            return True
+        return conn.user_id is not None and any(
+            held.row.user_id == conn.user_id for held in table.seats
+        )
+
     def _table(self, conn: Conn) -> Table:
         from passing_game.web.table.runner import Table
 
@@ -141,7 +155,7 @@ class Chat:
         except ChatError as exc:
             raise ProtocolError(str(exc), exc.code) from None
         author, name = self._author(conn, table)
-        channel = model.channel_of(conn.seat is not None)
+        channel = model.channel_of(self._seated(conn, table))
         now = time.time()
         draft = Message(0, table.code, channel, author, conn.user_id, name, preset, text, now)
         kept = await self.lobby.db.run(keep, self.lobby.store, draft, now)
@@ -155,7 +169,7 @@ class Chat:
     async def history(self, conn: Conn) -> None:
         """The recent messages of the channels the connection may read, and the presets."""
         table = self._table(conn)
-        seated = conn.seat is not None
+        seated = self._seated(conn, table)
         over = table.match.is_over
         channels = [c for c in ("players", "spectators") if model.may_read(c, seated, over)]
         found, ignored = await self.lobby.db.run(
@@ -181,15 +195,17 @@ class Chat:
         )
         self._watch()
 
-    async def mute(self, conn: Conn, intent: Intent) -> None:
+    async def mute(self, conn: Conn, intent: Intent, on: bool = True) -> None:
+        """The account mutes (or unmutes) the author of a message; its page is told."""
         if conn.user_id is None:  # a guest's mute stays in the page (static/chat.js)
             raise ProtocolError(_("Sign in to mute a person for good."), "chat-signed-out")
         found = await self.lobby.db.run(
-            mute_author, self.lobby.store, conn.user_id, intent["message"], time.time()
+            mute_author, self.lobby.store, conn.user_id, intent["message"], time.time(), on
         )
         if found is None:
             raise ProtocolError(_(model.NO_MESSAGE), "chat-no-message")
-        conn.push({"type": "chat_muted", "author": found.author, "name": found.name})
+        kind = "chat_muted" if on else "chat_unmuted"
+        conn.push({"type": kind, "author": found.author, "name": found.name, "message": found.id})
 
     async def report(self, conn: Conn, intent: Intent) -> None:
         table = self._table(conn)
@@ -216,7 +232,7 @@ class Chat:
     async def deliver(self, table: Table, message: Message) -> None:
         """The message to every client here that may read it, in the reader's language."""
         over = table.match.is_over
-        readers: list[tuple[Conn, bool]] = [(c, False) for c in table.spectators]
+        readers = [(c, self._seated(c, table)) for c in table.spectators]
         readers += [(c, True) for held in table.seats for c in held.conns]
         readers = [(c, s) for c, s in readers if model.may_read(message.channel, s, over)]
         if message.user_id is not None:

@@ -45,6 +45,10 @@ CHAT_TEXTS: dict[str, str] = {
         "You muted {name}: their messages no longer reach you."
     ),
     "You muted {name} in this browser.": N_("You muted {name} in this browser."),
+    # TRANSLATORS: the list of people whose chat messages you hid, each with a button.
+    "Muted people": N_("Muted people"),
+    "Unmute {name}": N_("Unmute {name}"),
+    "You hear {name} again.": N_("You hear {name} again."),
     # TRANSLATORS: the name shown for a guest who watches a table and says something.
     "A spectator": N_("A spectator"),
     # TRANSLATORS: a mark beside a message from the spectators' channel.

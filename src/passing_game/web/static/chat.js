@@ -22,12 +22,23 @@ const MUTED_KEY = "passing-game:chat-muted";
 const POLL_MS = 3000;
 const KEPT = 100;
 
+// Author key -> {author, name, message}: whom this browser muted (a message of theirs
+// names them to the server again for an unmute).
 function loadMuted() {
   try {
     const list = JSON.parse(localStorage.getItem(MUTED_KEY) || "[]");
-    return new Set(Array.isArray(list) ? list.filter((k) => typeof k === "string") : []);
+    const ok = (m) => m && typeof m.author === "string" && typeof m.name === "string" && Number.isInteger(m.message);
+    return new Map((Array.isArray(list) ? list.filter(ok) : []).map((m) => [m.author, m]));
   } catch (e) {
-    return new Set();
+    return new Map();
+  }
+}
+
+function saveMuted() {
+  try {
+    localStorage.setItem(MUTED_KEY, JSON.stringify([...C.muted.values()].slice(-200)));
+  } catch (e) {
+    /* a full storage keeps the mute for this page only */
   }
 }
 
@@ -105,8 +116,12 @@ function receive(msg) {
     if (msg.place === C.place) drop(msg.ids || []);
     return true;
   }
+  if (msg.type === "chat_unmuted") {
+    unmuted(msg.author, msg.name);
+    return true;
+  }
   if (msg.type === "chat_muted") {
-    muteLocally(msg.author);
+    muteLocally({ author: msg.author, name: msg.name, message: msg.message });
     setStatus(t("You muted {name}: their messages no longer reach you.", { name: msg.name || t("A spectator") }), "info");
     draw();
     return true;
@@ -131,14 +146,40 @@ function drop(ids) {
   draw();
 }
 
-function muteLocally(author) {
-  if (!author) return;
-  C.muted.add(author);
-  try {
-    localStorage.setItem(MUTED_KEY, JSON.stringify([...C.muted].slice(-200)));
-  } catch (e) {
-    /* a full storage keeps the mute for this page only */
+function muteLocally(m) {
+  if (!m.author) return;
+  C.muted.set(m.author, { author: m.author, name: m.name, message: m.id ?? m.message });
+  saveMuted();
+}
+
+// Heard again: off the list, and the place's messages read again (theirs among them).
+function unmuted(author, name) {
+  C.muted.delete(author);
+  saveMuted();
+  setStatus(t("You hear {name} again.", { name: name || t("A spectator") }), "info");
+  C.messages = [];
+  C.last = 0;
+  if (atTournament()) {
+    clearTimeout(C.timer);
+    poll();
+  } else {
+    send({ type: "chat_history" });
   }
+  draw();
+}
+
+async function unmute(m) {
+  const signedIn = atTournament() ? C.signedIn : C.write;
+  if (!signedIn) {
+    unmuted(m.author, m.name);
+    return;
+  }
+  if (!atTournament()) {
+    send({ type: "chat_unmute", message: m.message });
+    return;
+  }
+  await accountPost(`/api/chat/${m.message}/unmute`, {});
+  unmuted(m.author, m.name);
 }
 
 // -- the tournament's poll -----------------------------------------------------
@@ -187,7 +228,7 @@ async function say(body) {
 }
 
 async function mute(m) {
-  muteLocally(m.author); // at once here; the account keeps it too (signed in)
+  muteLocally(m); // at once here; the account keeps it too (signed in)
   C.messages = C.messages.filter((x) => x.author !== m.author);
   if (!atTournament()) {
     if (C.write) send({ type: "chat_mute", message: m.id });
@@ -272,6 +313,7 @@ function draw() {
   C.root.hidden = false;
   const active = document.activeElement;
   const keep = active && C.root.contains(active) ? active.id : null;
+  const caret = keep === "chat-text" && C.input ? [C.input.selectionStart, C.input.selectionEnd] : null;
   const head = h("div", { class: "chat-head" },
     h("button", { type: "button", id: "chat-toggle", class: "chat-toggle", "aria-expanded": String(C.open), "aria-controls": "chat-body",
       onclick: () => { C.open = !C.open; draw(); } },
@@ -299,8 +341,13 @@ function draw() {
       const form = C.write
         ? h("form", { class: "chat-form", onsubmit: submitText }, input, h("button", { type: "submit", id: "chat-send", text: t("Send") }))
         : h("p", { class: "muted small", text: atTournament() ? t("The tournament's players write here.") : t("Sign in to write your own messages; everyone may send the ready ones.") });
+      const muted = C.muted.size
+        ? h("div", { class: "chat-muted", role: "group", "aria-label": t("Muted people") },
+          h("span", { class: "muted small", text: t("Muted people") }),
+          [...C.muted.values()].map((m) => h("button", { type: "button", class: "chat-tool", id: "chat-unmute-" + m.message, text: t("Unmute {name}", { name: m.name || t("A spectator") }), onclick: () => unmute(m) })))
+        : null;
       const status = C.status ? h("p", { class: "chat-status " + C.status.kind, role: C.status.kind === "error" ? "alert" : "status", text: C.status.text }) : null;
-      body = h("div", { id: "chat-body", class: "chat-body" }, log, presets, form, status);
+      body = h("div", { id: "chat-body", class: "chat-body" }, log, presets, form, status, muted);
     }
   }
   C.root.replaceChildren(head, body || "");
@@ -310,7 +357,8 @@ function draw() {
     const again = document.getElementById(keep);
     if (again) again.focus();
   } else if (keep === "chat-text" && C.input) {
-    C.input.focus();
+    C.input.focus(); // the same node: its text stays, and its caret is put back
+    if (caret) C.input.setSelectionRange(caret[0], caret[1]);
   }
 }
 

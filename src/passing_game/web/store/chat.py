@@ -105,9 +105,12 @@ def history(
     return [_message(r) for r in reversed(rows)]
 
 
-def get(tx: Tx, id: int) -> Message | None:
-    row = tx.one(f"SELECT {_COLUMNS} FROM web_chat WHERE id = ? AND deleted IS NULL", (id,))
-    return None if row is None else _message(row)
+def get(tx: Tx, id: int, deleted: bool = False) -> Message | None:
+    """The message; a deleted one only with ``deleted`` (its author may still be unmuted)."""
+    row = tx.one(f"SELECT {_COLUMNS}, deleted FROM web_chat WHERE id = ?", (id,))
+    if row is None or (row[-1] is not None and not deleted):
+        return None
+    return _message(row)
 
 
 def delete(tx: Tx, id: int, now: float) -> Message | None:
