@@ -296,3 +296,61 @@ def test_presence_counts_only_live_processes_and_shows_the_table(store: Store) -
         ]
     ]
     assert names == ["Cy"]
+
+
+# -- what a process writes of its sockets ----------------------------------------------
+
+
+class _Conn:
+    def __init__(self, user_id: str | None, code: str | None = None, seat: int | None = None):
+        self.user_id, self.seat, self.closed = user_id, seat, False
+        self.table = None if code is None else type("T", (), {"code": code})()
+
+
+def test_a_process_writes_its_sockets_only_when_they_change(store: Store) -> None:
+    import asyncio
+
+    from passing_game.web.social.online import Online
+    from passing_game.web.store import AsyncStore
+
+    writes: list[int] = []
+    db = AsyncStore(store)
+    real_run = db.run
+
+    async def counted(fn: Any, *args: Any, **kw: Any) -> Any:
+        writes.append(1)
+        return await real_run(fn, *args, **kw)
+
+    db.run = counted  # type: ignore[method-assign]
+    sessions = type("S", (), {"conns": set()})()
+    cluster = type("C", (), {"process": "p1", "solo": True})()
+    lobby = type("L", (), {"db": db, "sessions": sessions, "cluster": cluster, "closing": False})()
+    online = Online(lobby)  # type: ignore[arg-type]
+
+    def seen() -> dict[str, set[str]]:
+        with store.transaction() as tx:
+            return rows.online(tx, ["ana", "ben"], alive_since=None, process="p1")
+
+    async def steps() -> None:
+        ana = _Conn("ana")
+        sessions.conns.update({ana, _Conn(None)})  # a guest's socket is nobody's
+        assert await online.sync()
+        assert seen() == {"ana": {""}}
+        assert not await online.sync()  # nothing changed: nothing written
+        ana.table, ana.seat = type("T", (), {"code": "ABCDEF"})(), 1
+        watching = _Conn("ben", "ABCDEF", None)  # watching: online at no table
+        sessions.conns.add(watching)
+        assert await online.sync()
+        assert seen() == {"ana": {"ABCDEF"}, "ben": {""}}
+        sessions.conns.discard(watching)
+        ana.closed = True
+        assert await online.sync()
+        assert seen() == {}
+        sessions.conns.add(_Conn("ben"))
+        await online.sync()
+        await online.close()  # a process that stops takes its rows away
+        assert seen() == {}
+
+    asyncio.run(steps())
+    assert len(writes) == 5  # four changes and the close; the unchanged check wrote nothing
+    db.shutdown()
