@@ -261,12 +261,14 @@ def test_a_table_chat_over_the_socket(site: Site) -> None:
         # A guest may report; the report keeps its context.
         cy.send(type="chat_report", message=seen["id"])
         assert cy.until(lambda f: f["type"] == "chat_reported")["message"] == seen["id"]
+        cy.send(type="chat_report", message=seen["id"])  # a guest's second: the same report
+        cy.until(lambda f: f["type"] == "chat_reported")
         cy.send(type="chat_report", message=999999)
         assert error(cy)["code"] == "chat-no-message"
         # The moderator's side.
         store = site.client.app.state.lobby.store  # type: ignore[attr-defined]
         found = moderation.reports(store)
-        assert len(found) == 1 and found[0].message is not None
+        assert len(found) == 1 and found[0].message is not None and found[0].reporter == ""
         assert found[0].message.id == seen["id"] and found[0].place == code
         assert any(c["preset"] == "rematch" for c in found[0].context)
         moderation.delete(store, seen["id"], actor="mod", reason="test")

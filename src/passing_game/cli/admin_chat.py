@@ -77,7 +77,7 @@ def reports_command(ctx: click.Context, every: bool, limit: int) -> None:
                 id=report.id,
                 state=state,
                 when=_when(report.at),
-                who=report.reporter,
+                who=report.reporter or _("a spectator"),
                 place=report.place,
             )
         )

@@ -209,10 +209,9 @@ class Chat:
 
     async def report(self, conn: Conn, intent: Intent) -> None:
         table = self._table(conn)
-        _author, name = self._author(conn, table)
-        who = name or _("A spectator")
+        _author, name = self._author(conn, table)  # "" for a guest watching
         done = await self.lobby.db.run(
-            report, self.lobby.store, intent["message"], who, conn.user_id, time.time()
+            report, self.lobby.store, intent["message"], name, conn.user_id, time.time()
         )
         if done is None:
             raise ProtocolError(_(model.NO_MESSAGE), "chat-no-message")

@@ -161,14 +161,20 @@ def is_entrant(tx: Tx, tournament: str, user_id: str) -> bool:
 def add_report(tx: Tx, message: Message, reporter: str, reporter_id: str | None, at: float) -> int:
     """Keep a report of ``message`` with the messages around it (every channel of its
     place, as they are now); the report's id. A second report of the same message by
-    the same person is the first one's id."""
+    the same account, or by any guest once a guest reported it, is the first one's id
+    (guests cannot be told apart, and one report is enough to be read)."""
     if reporter_id is not None:
         row = tx.one(
             "SELECT id FROM web_chat_reports WHERE message_id = ? AND reporter_id = ?",
             (message.id, reporter_id),
         )
-        if row is not None:
-            return int(row[0])
+    else:
+        row = tx.one(
+            "SELECT id FROM web_chat_reports WHERE message_id = ? AND reporter_id IS NULL",
+            (message.id,),
+        )
+    if row is not None:
+        return int(row[0])
     before = tx.all(
         f"SELECT {_COLUMNS} FROM web_chat WHERE place = ? AND id < ? ORDER BY id DESC LIMIT 5",
         (message.place, message.id),
