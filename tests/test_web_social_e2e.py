@@ -135,6 +135,8 @@ def test_follow_presence_challenge_accept_decline_and_block(
     ana.click("#social-block")
     expect(ana.locator("#friends")).to_contain_text("Accounts you block", timeout=10_000)
     expect(ana.locator("#friends .friend", has_text="Cora")).to_contain_text("Unblock")
+    scroll_to(ana, "#friends")
+    shot(ana, "blocked-desktop")
     cy.click("#social-open-challenge")
     cy.fill("#social-challenge-name", "Ana")
     cy.click("#social-send")
@@ -148,6 +150,8 @@ def test_follow_presence_challenge_accept_decline_and_block(
     ben.set_viewport_size({"width": 360, "height": 640})
     friend_row(ben, "Ana").wait_for()
     no_sideways_overflow(ben)
+    scroll_to(ben, "#friends")
+    shot(ben, "friends-360")
     for seen in errors.values():
         # The refused challenge is a 400 the console reports; nothing else went wrong.
         assert not [e for e in seen if "Failed to load resource" not in e], seen
