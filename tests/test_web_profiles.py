@@ -245,3 +245,30 @@ def test_a_profile_is_its_stored_games_and_never_a_game_under_way(site: tuple[Si
     assert deleted.status_code == 200, deleted.text
     assert web.get(None, "/api/profiles/Ana").status_code == 404
     assert profile_of(web, "Ben")["finished_games"] == 0
+
+
+def test_a_partnership_game_is_counted_with_the_partner_as_the_table_names_them(
+    site: tuple[Site, Any],
+) -> None:
+    web, _store = site
+    web.sign_up("Ana")
+    with web.socket("Ana") as player:
+        seats = ["you", "random", "random", "random"]
+        code = create(player, seats, partnerships=True, target=10)["table"]
+        player.play_out()
+    record = web.get(None, f"/api/tables/{code}/record?game=1").json()
+    counted = model.tally(load_record(record), 0, record_marks(record))
+    seen = profile_of(web, "Ana")
+    (game,) = seen["recent"]
+    partner = game["players"][2]
+    assert partner["account"] is False  # a bot: shown, never linked
+    assert seen["stats"]["partners"] == [
+        {
+            "name": partner["name"],
+            "games": 1,
+            "games_won": counted.games_won,
+            "rounds": counted.rounds,
+            "rounds_won": counted.rounds_won,
+        }
+    ]
+    assert game["rules"] == {"players": 4, "partnerships": True}
