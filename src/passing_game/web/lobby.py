@@ -133,8 +133,7 @@ class Lobby:
         self.tournaments = Tournaments(self)
         #: This process's signed-in sockets, written for the others (social/online.py).
         self.online = Online(self)
-        #: The chat's messages of this process's clients, and delivery to them (web/chat/).
-        self.chat = Chat(self)
+        self.chat = Chat(self)  # this process's side of the chat (web/chat/service.py)
 
     async def start(self) -> int:
         """Join the other processes (if any), then resume what this process leads."""
@@ -266,13 +265,10 @@ class Lobby:
 
     async def on_event(self, event: dict[str, Any]) -> None:
         """Another process changed a table (or its lease): the replica here follows."""
-        if "chat" in event:  # a chat message: delivered here, never the replica's
-            await self.chat.on_event(event)
-            return
         code = str(event.get("c", ""))
         table = self.tables.get(code)
-        if table is None:
-            return
+        if table is None or "chat" in event:  # a chat message is the chat's, never the replica's
+            return await self.chat.on_event(event)  # (which does nothing without the table)
         try:
             await table.replica.follow(event)
         except Exception:

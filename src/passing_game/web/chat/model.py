@@ -20,10 +20,10 @@ from __future__ import annotations
 import hashlib
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from passing_game.i18n import N_, _, ngettext, using_language
+from passing_game.web.store.chat import Channel, Message
 
 #: Preset key -> its English text (``render`` words it in the reader's language).
 PRESETS: dict[str, str] = {
@@ -51,7 +51,6 @@ RATE_SECONDS = 20.0
 HISTORY = 50
 CONTEXT = 5
 
-Channel = Literal["players", "spectators", "tournament"]
 CHANNELS: tuple[Channel, ...] = ("players", "spectators", "tournament")
 
 # The error codes, each with its sentence (``ChatError``).
@@ -70,25 +69,6 @@ class ChatError(ValueError):
     def __init__(self, message: str, code: str) -> None:
         super().__init__(message)
         self.code = code
-
-
-@dataclass(frozen=True)
-class Message:
-    """One chat message as stored (``web_chat``)."""
-
-    id: int
-    #: The table's code, or ``"t:"`` and the tournament's id.
-    place: str
-    channel: Channel
-    #: Who wrote it: an opaque key the pages may mute by (``author_key``).
-    author: str
-    #: The account's id, or ``None`` for a guest.
-    user_id: str | None
-    #: The name shown: the account's or the seat's ("" for a guest spectator).
-    name: str
-    preset: str | None
-    text: str | None
-    at: float
 
 
 def author_key(user_id: str | None, guest: str) -> str:

@@ -21,7 +21,8 @@ import logging
 import secrets
 import time
 import weakref
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from passing_game.i18n import _
 from passing_game.web.chat import model
@@ -31,7 +32,8 @@ from passing_game.web.store import Store, ignores
 from passing_game.web.store import chat as rows
 
 if TYPE_CHECKING:
-    from passing_game.web.lobby import Lobby
+    from passing_game.web.server.cluster import Cluster
+    from passing_game.web.store import AsyncStore
     from passing_game.web.table.conn import Conn
     from passing_game.web.table.runner import Table
 
@@ -104,10 +106,31 @@ def report(store: Store, id: int, reporter: str, reporter_id: str | None, now: f
         return rows.add_report(tx, found, reporter, reporter_id, now)
 
 
+class Host(Protocol):
+    """What the chat needs of the lobby (``web/lobby.py``)."""
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def db(self) -> AsyncStore: ...
+
+    @property
+    def cluster(self) -> Cluster: ...
+
+    @property
+    def tables(self) -> dict[str, Table]: ...
+
+    @property
+    def closing(self) -> bool: ...
+
+    def spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]: ...
+
+
 class Chat:
     """This process's side of the chat: its clients' messages, and delivery to them."""
 
-    def __init__(self, lobby: Lobby) -> None:
+    def __init__(self, lobby: Host) -> None:
         self.lobby = lobby
         #: A guest spectator's author key, one per connection.
         self._guests: weakref.WeakKeyDictionary[Conn, str] = weakref.WeakKeyDictionary()

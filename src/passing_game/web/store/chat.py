@@ -14,12 +14,33 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-from passing_game.web.chat.model import Channel, Message
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from passing_game.web.store.tx import Tx
+
+#: A message's channel: the players' or the spectators' at a table, or a tournament's.
+Channel = Literal["players", "spectators", "tournament"]
+
+
+@dataclass(frozen=True)
+class Message:
+    """One chat message as stored (``web_chat``)."""
+
+    id: int
+    #: The table's code, or ``"t:"`` and the tournament's id.
+    place: str
+    channel: Channel
+    #: Who wrote it: an opaque key the pages may mute by (``author_key``).
+    author: str
+    #: The account's id, or ``None`` for a guest.
+    user_id: str | None
+    #: The name shown: the account's or the seat's ("" for a guest spectator).
+    name: str
+    preset: str | None
+    text: str | None
+    at: float
+
 
 #: Held while a message or a report takes its id (``Tx.lock``).
 CHAT_LOCK = 0x6368_6174  # "chat"
@@ -250,6 +271,8 @@ def muted_until(tx: Tx, user_id: str, now: float) -> float | None:
 __all__ = [
     "CHAT_LOCK",
     "FIELDS",
+    "Channel",
+    "Message",
     "Report",
     "add",
     "add_report",
