@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from cluster_helpers import Browser, start, stop
+from passing_game.i18n import _, using_language
+from passing_game.web.protocol import TWO_TO_FOUR
 
 PASSWORD = "correct horse battery"
 
@@ -63,7 +65,7 @@ def test_presence_and_a_challenge_across_three_processes(pg_url: str, tmp_path: 
         assert seen == {
             "name": "Ana",
             "online": True,
-            "table": {"code": code, "players": ["Ana", "easy"], "rated": False},
+            "table": {"code": code, "players": ["Ana", "Easy bot"], "rated": False},
         }
         sock.close()
         friend(ben, "Ana", lambda f: not f["online"])
@@ -85,6 +87,22 @@ def test_presence_and_a_challenge_across_three_processes(pg_url: str, tmp_path: 
         ):
             status, said = refused(lambda body=body: ben.post("/api/social/challenge", body))
             assert said["code"] == code_said and said["error"].endswith("."), said
+        # A refusal is worded in the asker's language, also when the store's thread words it.
+        galician = urllib.request.Request(
+            three.url("/api/social/challenge"),
+            data=json.dumps(
+                {"name": "Ana", "seats": ["you", "person"], "rules": {"players": 5}}
+            ).encode(),
+            headers={
+                "X-CSRF-Token": ben.get("/api/account")["csrf"],
+                "Content-Type": "application/json",
+                "Accept-Language": "gl",
+            },
+            method="POST",
+        )
+        status, said = refused(lambda: ben.opener.open(galician, timeout=10))
+        with using_language("gl"):
+            assert said["error"] == _(TWO_TO_FOUR) != TWO_TO_FOUR
         status, said = refused(lambda: ben.post("/api/social/challenges/nope/accept", {}))
         assert (status, said["code"]) == (404, "gone")
         csrf_less = urllib.request.Request(

@@ -29,13 +29,14 @@ from __future__ import annotations
 import json
 import logging
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from passing_game.i18n import _
+from passing_game.i18n import _, current_language, using_language
 from passing_game.web.accounts.api import change_refused, current_user
 from passing_game.web.accounts.flows import User
 from passing_game.web.game.errors import NOT_READ, OUT_OF_DATE, UNREADABLE
@@ -48,6 +49,7 @@ log = logging.getLogger("passing_game.web")
 #: The most bytes a POST's body may take.
 MAX_BODY = 4096
 NO_STORE = {"Cache-Control": "no-store"}
+T = TypeVar("T")
 
 
 def _error(message: str, code: str, status: int = 400) -> JSONResponse:
@@ -59,12 +61,25 @@ def _lobby(request: Request) -> Lobby:
     return lobby
 
 
+async def _run(request: Request, fn: Callable[..., T], *args: Any, **kw: Any) -> T:
+    """``fn(store, *args)`` in the store's threads, its words in the asker's language
+    (a refusal is worded where it is raised)."""
+    db = _lobby(request).db
+    language = current_language()
+
+    def worded() -> T:
+        with using_language(language):
+            return fn(db.store, *args, **kw)
+
+    return await db.run(worded)
+
+
 async def _state(request: Request, user: User) -> dict[str, Any]:
     lobby = _lobby(request)
     now = time.time()
-    found: dict[str, Any] = await lobby.db.run(
+    found: dict[str, Any] = await _run(
+        request,
         service.state,
-        lobby.db.store,
         user.id,
         now,
         alive_since=lobby.online.alive_since(now),
@@ -110,18 +125,17 @@ async def account_action(request: Request) -> Response:
         return got
     user, body = got
     action = request.path_params["action"]
-    db = _lobby(request).db
     now = time.time()
     try:
         if action == "follow":
-            name = await db.run(service.follow, db.store, user.id, body.get("name"), now)
+            name = await _run(request, service.follow, user.id, body.get("name"), now)
         elif action == "unfollow":
-            name = await db.run(service.unfollow, db.store, user.id, body.get("name"))
+            name = await _run(request, service.unfollow, user.id, body.get("name"))
         elif action == "block":
-            name = await db.run(service.block, db.store, user.id, body.get("name"), now)
+            name = await _run(request, service.block, user.id, body.get("name"), now)
             log.info("an account blocked another", extra={"event": "block"})
         elif action == "unblock":
-            name = await db.run(service.unblock, db.store, user.id, body.get("name"))
+            name = await _run(request, service.unblock, user.id, body.get("name"))
         else:
             return _error(_(UNREADABLE), "bad-request", 404)
     except SocialError as exc:
@@ -134,9 +148,8 @@ async def make_challenge(request: Request) -> Response:
     if isinstance(got, JSONResponse):
         return got
     user, body = got
-    db = _lobby(request).db
     try:
-        made = await db.run(service.challenge, db.store, user.id, body, time.time())
+        made = await _run(request, service.challenge, user.id, body, time.time())
     except SocialError as exc:
         return _error(str(exc), exc.code, exc.status)
     log.info("a challenge was sent", extra={"event": "challenge"})
@@ -151,13 +164,12 @@ async def challenge_action(request: Request) -> Response:
     user, _body = got
     id, action = request.path_params["id"], request.path_params["action"]
     lobby = _lobby(request)
-    db = lobby.db
     now = time.time()
     try:
         if action == "accept":
-            code, seat = await db.run(service.accept, db.store, user.id, id, now)
+            code, seat = await _run(request, service.accept, user.id, id, now)
         elif action in ("decline", "cancel"):
-            done = await db.run(service.answer, db.store, user.id, id, action, now)
+            done = await _run(request, service.answer, user.id, id, action, now)
             return JSONResponse({"challenge": done}, headers=NO_STORE)
         else:
             return _error(_(UNREADABLE), "bad-request", 404)

@@ -23,6 +23,7 @@ from passing_game.web.social.model import SocialError, Standing
 from passing_game.web.store import NewTable, SeatRow, hash_token, ignores, tables
 from passing_game.web.store import social as rows
 from passing_game.web.table.fairness import awaiting
+from passing_game.web.table.frames import seat_name
 
 if TYPE_CHECKING:
     from passing_game.web.store import Store
@@ -79,7 +80,8 @@ def state(
         for code in sorted(where or ()):
             shown = seen.get(code)
             if shown is not None and not shown.finished and shown.origin not in UNSHOWN_ORIGINS:
-                table = {"code": code, "players": list(shown.players), "rated": shown.rated}
+                players = [seat_name(*seat) for seat in shown.seats]
+                table = {"code": code, "players": players, "rated": shown.rated}
                 break
         out.append({"name": friend.name, "online": bool(where), "table": table})
     return {

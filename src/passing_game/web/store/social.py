@@ -56,7 +56,8 @@ class TableSeen:
     rated: bool
     origin: str
     finished: bool
-    players: tuple[str, ...]
+    #: Each taken seat's kind, name and bot level, in seat order.
+    seats: tuple[tuple[str, str, str | None], ...]
 
 
 def _in(values: Sequence[str]) -> str:
@@ -306,16 +307,18 @@ def tables_seen(tx: Tx, codes: Sequence[str]) -> dict[str, TableSeen]:
         f" ON g.code = t.code AND g.game = t.game WHERE t.code IN ({_in(codes)})",
         tuple(codes),
     )
-    names: dict[str, list[str]] = {}
-    for code, _seat, name in tx.all(
-        f"SELECT code, seat, name FROM web_seats WHERE code IN ({_in(codes)})"
+    seats: dict[str, list[tuple[str, str, str | None]]] = {}
+    for code, kind, name, level in tx.all(
+        f"SELECT code, kind, name, level FROM web_seats WHERE code IN ({_in(codes)})"
         " AND kind <> 'open' ORDER BY code, seat",
         tuple(codes),
     ):
-        names.setdefault(str(code), []).append(str(name))
+        seats.setdefault(str(code), []).append(
+            (str(kind), str(name), None if level is None else str(level))
+        )
     return {
         str(code): TableSeen(
-            str(code), bool(rated), str(origin or "friends"), bool(done), tuple(names.get(code, ()))
+            str(code), bool(rated), str(origin or "friends"), bool(done), tuple(seats.get(code, ()))
         )
         for code, rated, origin, done in rows
     }
