@@ -152,6 +152,9 @@ def test_follow_presence_challenge_accept_decline_and_block(
     no_sideways_overflow(ben)
     scroll_to(ben, "#friends")
     shot(ben, "friends-360")
+    # A friend's name opens the account's profile.
+    friend_row(ben, "Ana").get_by_role("link", name="Ana").click()
+    ben.wait_for_url("**/u/Ana")
     for seen in errors.values():
         # The refused challenge is a 400 the console reports; nothing else went wrong.
         assert not [e for e in seen if "Failed to load resource" not in e], seen

@@ -230,11 +230,21 @@ function presenceText(f) {
   return t("Online");
 }
 
+// The account's public profile (profile.js draws /u/NAME).
+function profileLink(name) {
+  const path = "/u/" + encodeURIComponent(name);
+  return h("a", { href: path, text: name, onclick: (ev) => {
+    ev.preventDefault();
+    history.pushState(null, "", path);
+    window.dispatchEvent(new PopStateEvent("popstate"));
+  } });
+}
+
 function friendRow(f) {
   const where = f.table ? h("span", { class: "hint", text: " " + f.table.players.join(", ") + (f.table.rated ? " · " + t("rated") : "") }) : null;
   return h("li", { class: "friend" + (f.online ? " online" : "") },
     h("span", { class: "friend-dot", "aria-hidden": "true" }),
-    h("span", { class: "friend-who" }, h("strong", { text: f.name }), h("span", { class: "friend-status", text: " — " + presenceText(f) }), where),
+    h("span", { class: "friend-who" }, h("strong", {}, profileLink(f.name)), h("span", { class: "friend-status", text: " — " + presenceText(f) }), where),
     h("span", { class: "friend-actions" },
       f.table ? h("button", { type: "button", onclick: () => watchTable(f.table.code) }, t("Watch")) : null,
       h("button", { type: "button", onclick: () => { SOCIAL.form.name = f.name; SOCIAL.challengeOpen = true; changed(); } }, t("Challenge")),
