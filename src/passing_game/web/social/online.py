@@ -17,13 +17,14 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from passing_game.web.store import social as rows
 
 if TYPE_CHECKING:
-    from passing_game.web.lobby import Lobby
-    from passing_game.web.store import Store
+    from passing_game.web.accounts.sessions import Sessions
+    from passing_game.web.server.cluster import Cluster
+    from passing_game.web.store import AsyncStore, Store
 
 log = logging.getLogger("passing_game.web")
 
@@ -37,10 +38,19 @@ DEAD_SECONDS = 10.0
 Pair = tuple[str, str]
 
 
+class Host(Protocol):
+    """What ``Online`` asks of the lobby (it never imports it: no circle)."""
+
+    cluster: Cluster
+    sessions: Sessions
+    db: AsyncStore
+    closing: bool
+
+
 class Online:
     """This process's signed-in sockets, kept in the store (``web_online``)."""
 
-    def __init__(self, lobby: Lobby) -> None:
+    def __init__(self, lobby: Host) -> None:
         self.lobby = lobby
         self.written: set[Pair] = set()
         self._task: asyncio.Task[None] | None = None
