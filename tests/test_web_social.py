@@ -213,6 +213,20 @@ def test_decline_cancel_expiry_and_a_challenge_that_is_gone(store: Store) -> Non
     assert nothing.value.code == "gone"
 
 
+def test_a_deleted_accounts_follows_and_open_challenges_go(store: Store) -> None:
+    """Deleting an account (issue 13) takes its follows both ways and its open
+    challenges with it; its games stay (as now)."""
+    service.follow(store, "ben", "Ana", NOW)
+    service.follow(store, "ana", "Ben", NOW)
+    service.challenge(store, "ben", {**TWO, "name": "Ana"}, NOW)
+    with store.transaction() as tx:
+        users.delete_user(tx, "ben", "deleted player", "deleted:ben")
+        assert tx.one("SELECT COUNT(*) FROM web_follows WHERE user_id = 'ben' OR other_id = 'ben'")[0] == 0  # type: ignore[index]  # noqa: E501
+        assert tx.one("SELECT COUNT(*) FROM web_challenges")[0] == 0  # type: ignore[index]
+    seen = service.state(store, "ana", NOW + 1, alive_since=None, process="p1")
+    assert seen["friends"] == [] and seen["challenges"] == []
+
+
 def test_a_double_accept_from_two_threads_makes_one_table(store: Store) -> None:
     body = {
         "name": "Ana",

@@ -207,6 +207,11 @@ def delete_user(tx: Tx, user_id: str, name: str, name_key: str) -> None:
     tx.run("DELETE FROM web_devices WHERE user_id = ?", (user_id,))
     tx.run("DELETE FROM web_recovery_codes WHERE user_id = ?", (user_id,))
     tx.run("DELETE FROM web_ignores WHERE user_id = ? OR other_id = ?", (user_id, user_id))
+    tx.run("DELETE FROM web_follows WHERE user_id = ? OR other_id = ?", (user_id, user_id))
+    tx.run(
+        "DELETE FROM web_challenges WHERE (from_id = ? OR to_id = ?) AND status = 'open'",
+        (user_id, user_id),
+    )
     tx.run(
         "UPDATE web_users SET deleted = 1, password_hash = NULL, name = ?,"
         " name_key = ?, name_skeleton = NULL WHERE id = ?",

@@ -399,6 +399,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (process, user_id, code)
         )""",
         "CREATE INDEX IF NOT EXISTS web_online_user ON web_online (user_id)",
+        # A profile's rating graph reads one account's changes (profiles/, P60).
+        "CREATE INDEX IF NOT EXISTS web_rating_changes_user ON web_rating_changes (user_id, at)",
     ),
 )
 
