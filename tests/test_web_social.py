@@ -221,8 +221,8 @@ def test_a_deleted_accounts_follows_and_open_challenges_go(store: Store) -> None
     service.challenge(store, "ben", {**TWO, "name": "Ana"}, NOW)
     with store.transaction() as tx:
         users.delete_user(tx, "ben", "deleted player", "deleted:ben")
-        assert tx.one("SELECT COUNT(*) FROM web_follows WHERE user_id = 'ben' OR other_id = 'ben'")[0] == 0  # type: ignore[index]  # noqa: E501
-        assert tx.one("SELECT COUNT(*) FROM web_challenges")[0] == 0  # type: ignore[index]
+        follows = tx.all("SELECT 1 FROM web_follows WHERE user_id = 'ben' OR other_id = 'ben'")
+        assert follows == [] and tx.all("SELECT 1 FROM web_challenges") == []
     seen = service.state(store, "ana", NOW + 1, alive_since=None, process="p1")
     assert seen["friends"] == [] and seen["challenges"] == []
 
