@@ -311,6 +311,7 @@ function draw() {
     return;
   }
   C.root.hidden = false;
+  C.root.classList.toggle("at-tournament", atTournament()); // as wide as the tournament's page
   const active = document.activeElement;
   const keep = active && C.root.contains(active) ? active.id : null;
   const caret = keep === "chat-text" && C.input ? [C.input.selectionStart, C.input.selectionEnd] : null;
