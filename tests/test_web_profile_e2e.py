@@ -232,8 +232,19 @@ def test_a_profile_shows_the_stored_ratings_and_games_on_another_process(
     ana.wait_for_url("**/u/Ben")
     expect(ana.locator("main.profile h1")).to_have_text("Ben")
     expect(ana.locator('svg.rating-graph[data-pool="2"] circle')).to_have_count(3)
+    # From Ben's profile Ana follows him (the store's follow, seen on another
+    # process), and "Challenge" opens the lobby's form with his name in it.
+    expect(ana.locator("#profile-follow")).to_have_text("Follow")
+    ana.click("#profile-follow")
+    expect(ana.locator("#profile-follow")).to_have_text("Unfollow")
+    friends = ana_ctx.request.get(servers[2].url("/api/social")).json()["friends"]
+    assert [f["name"] for f in friends] == ["Ben"]
+    ana.click("#profile-challenge")
+    ana.wait_for_url(servers[0].url("/"))
+    expect(ana.locator("#social-challenge-name")).to_have_value("Ben")
     ben.goto(servers[1].url("/u/Ben"))
     ben.locator("svg.rating-graph").wait_for()
+    expect(ben.locator("#profile-actions")).to_have_count(0)  # nothing to do about oneself
     no_sideways(ben)
     ben.screenshot(path=str(SHOTS / "profile-ben-390.png"), full_page=True)
     assert not (ana_errors or ben_errors), ana_errors + ben_errors

@@ -10,6 +10,7 @@
 import { h } from "./dom.js";
 import { I18N, nt, t } from "./i18n.js";
 import { ratingNum } from "./ratings.js";
+import { profileActions } from "./social.js";
 import { changed } from "./state.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -232,6 +233,7 @@ export const Profile = (() => {
     return h("main", { class: "lobby profile" }, back,
       h("h1", { dir: "auto", text: d.name }),
       h("p", { class: "muted", text: t("Playing since {date}", { date: date(d.since) }) }),
+      profileActions(d.name),
       ratings(d), recent(d), stats(d));
   }
 

@@ -288,6 +288,28 @@ function challengeForm() {
       h("button", { type: "button", onclick: () => { SOCIAL.challengeOpen = false; changed(); } }, t("Cancel"))));
 }
 
+// A profile's own buttons (profile.js): follow or unfollow, challenge (the lobby's
+// form, the name filled in), block or unblock; nothing for a guest or oneself.
+export function profileActions(name) {
+  const me = accountUser();
+  if (!me || me.name === name) return null;
+  if (!SOCIAL.data && !SOCIAL.lastPoll) poll();
+  const data = SOCIAL.data || { friends: [], blocked: [] };
+  const follows = data.friends.some((f) => f.name === name);
+  const blocked = (data.blocked || []).includes(name);
+  const challenge = () => {
+    SOCIAL.form.name = name;
+    SOCIAL.challengeOpen = true;
+    history.pushState(null, "", "/");
+    window.dispatchEvent(new PopStateEvent("popstate"));
+  };
+  return h("div", { class: "row profile-actions", id: "profile-actions" },
+    blocked ? null : h("button", { type: "button", id: "profile-follow", disabled: SOCIAL.busy, onclick: () => act(follows ? "unfollow" : "follow", name) }, follows ? t("Unfollow") : t("Follow")),
+    blocked ? null : h("button", { type: "button", id: "profile-challenge", onclick: challenge }, t("Challenge")),
+    h("button", { type: "button", id: "profile-block", disabled: SOCIAL.busy, onclick: () => act(blocked ? "unblock" : "block", name) }, blocked ? t("Unblock") : t("Block account")),
+    SOCIAL.error ? h("p", { class: "error", role: "alert", text: SOCIAL.error }) : null);
+}
+
 export function friendsCard() {
   const parts = [h("h2", { id: "friends-title", text: t("Friends") })];
   if (!accountUser()) {
