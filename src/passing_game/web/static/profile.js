@@ -170,7 +170,7 @@ export const Profile = (() => {
         h("a", { class: "button small", href: g.link, "data-key": `replay-${g.code}-${g.game}` }, t("Replay")))));
     return h("section", { class: "card", id: "profile-games" },
       h("h2", { text: t("Recent games") }),
-      h("p", { id: "profile-finished", text: nt("{n} finished game", d.finished_games) }),
+      d.recent.length ? h("p", { id: "profile-finished", text: nt("{n} finished game", d.finished_games) }) : null,
       body);
   }
 
@@ -204,7 +204,7 @@ export const Profile = (() => {
           [p.games, p.games_won, p.rounds, p.rounds_won].map((n) => h("td", { class: "num", text: num(n) })))))))] : null;
     return h("section", { class: "card", id: "profile-stats" },
       h("h2", { text: t("Statistics") }),
-      h("p", { class: "muted", id: "profile-counted", text: counted }),
+      h("p", { class: "muted", id: "profile-counted", text: d.counted ? counted : t("No finished games yet.") }),
       s.games ? rows([
         ["games-won", t("Games won"), share(s.games_won, s.games)],
         ["finished", t("Games played to the end"), num(s.finished)],
