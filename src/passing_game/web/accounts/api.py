@@ -166,6 +166,30 @@ async def change_refused(request: Request) -> tuple[str | None, User | None]:
     return None, user
 
 
+async def signed_post(
+    request: Request, max_body: int, sign_in: str = SIGN_IN_FIRST
+) -> tuple[User, dict[str, Any]] | JSONResponse:
+    """A POST a feature carries out for the signed-in person (the chat's, the
+    friends', the tournaments'): the person and the body's JSON object, or the
+    error to answer with (another site's page, no CSRF token, signed out, a body
+    longer than ``max_body`` bytes or not a JSON object)."""
+    refused, user = await change_refused(request)
+    if refused is not None:
+        return _refused(_(OUT_OF_DATE), refused)
+    if user is None:
+        return _refused(_(sign_in), "signed-out", 401)
+    raw = await request.body()
+    try:
+        if len(raw) > max_body:
+            raise ValueError(len(raw))
+        body = json.loads(raw or b"{}")
+    except (ValueError, RecursionError):
+        return _refused(_(UNREADABLE), "bad-request", 400)
+    if not isinstance(body, dict):
+        return _refused(_(UNREADABLE), "bad-request", 400)
+    return user, body
+
+
 def seats_of(data: dict[str, Any]) -> list[tuple[str, int, str]]:
     """The guest seats a request names, the malformed ones left out."""
     found = []

@@ -18,7 +18,6 @@ A table's chat goes over its socket instead (``chat/service.py``).
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
 
@@ -27,7 +26,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from passing_game.i18n import _, current_language
-from passing_game.web.accounts.api import change_refused, current_user
+from passing_game.web.accounts.api import change_refused, current_user, signed_post
 from passing_game.web.chat import model
 from passing_game.web.chat.model import ChatError, Message
 from passing_game.web.chat.service import keep, mute_author, refusal, report
@@ -103,21 +102,10 @@ async def messages(request: Request) -> Response:
 
 
 async def _signed_body(request: Request) -> tuple[Any, dict[str, Any]] | JSONResponse:
-    refused, user = await change_refused(request)
-    if refused is not None:
-        return _error(_(OUT_OF_DATE), refused, 403)
-    if user is None:
-        return _error(_(SIGN_IN_FIRST), "signed-out", 401)
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
+    got = await signed_post(request, MAX_BODY)
+    if not isinstance(got, JSONResponse) and set(got[1]) - {"preset", "text"}:
         return _error(_(UNREADABLE), "bad-request")
-    try:
-        body = json.loads(raw or b"{}")
-    except ValueError:
-        return _error(_(UNREADABLE), "bad-request")
-    if not isinstance(body, dict) or set(body) - {"preset", "text"}:
-        return _error(_(UNREADABLE), "bad-request")
-    return user, body
+    return got
 
 
 def _entrant(store: Store, id: str, user_id: str) -> bool | None:

@@ -26,7 +26,6 @@ whichever process wrote it.
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Callable
@@ -37,9 +36,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from passing_game.i18n import _, current_language, using_language
-from passing_game.web.accounts.api import change_refused, current_user
+from passing_game.web.accounts.api import current_user, signed_post
 from passing_game.web.accounts.flows import User
-from passing_game.web.game.errors import NOT_READ, OUT_OF_DATE, UNREADABLE
+from passing_game.web.game.errors import NOT_READ, UNREADABLE
 from passing_game.web.lobby import Lobby
 from passing_game.web.social import model, service
 from passing_game.web.social.model import SocialError
@@ -100,27 +99,9 @@ async def listing(request: Request) -> Response:
     return JSONResponse(found, headers=NO_STORE)
 
 
-async def _signed_body(request: Request) -> tuple[User, dict[str, Any]] | JSONResponse:
-    refused, user = await change_refused(request)
-    if refused is not None:
-        return _error(_(OUT_OF_DATE), refused, 403)
-    if user is None:
-        return _error(_(model.SIGN_IN), "signed-out", 401)
-    raw = await request.body()
-    try:
-        if len(raw) > MAX_BODY:
-            raise ValueError(len(raw))
-        body = json.loads(raw or b"{}")
-    except (ValueError, RecursionError):
-        return _error(_(UNREADABLE), "bad-request")
-    if not isinstance(body, dict):
-        return _error(_(UNREADABLE), "bad-request")
-    return user, body
-
-
 async def account_action(request: Request) -> Response:
     """Follow, unfollow, block or unblock an account by name."""
-    got = await _signed_body(request)
+    got = await signed_post(request, MAX_BODY, model.SIGN_IN)
     if isinstance(got, JSONResponse):
         return got
     user, body = got
@@ -144,7 +125,7 @@ async def account_action(request: Request) -> Response:
 
 
 async def make_challenge(request: Request) -> Response:
-    got = await _signed_body(request)
+    got = await signed_post(request, MAX_BODY, model.SIGN_IN)
     if isinstance(got, JSONResponse):
         return got
     user, body = got
@@ -158,7 +139,7 @@ async def make_challenge(request: Request) -> Response:
 
 async def challenge_action(request: Request) -> Response:
     """Accept, decline or cancel a challenge."""
-    got = await _signed_body(request)
+    got = await signed_post(request, MAX_BODY, model.SIGN_IN)
     if isinstance(got, JSONResponse):
         return got
     user, _body = got

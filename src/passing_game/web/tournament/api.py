@@ -22,7 +22,6 @@ random part of a duplicate's deals (16 to 64 hex digits, ``parts.py``).
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from typing import Any
@@ -33,8 +32,8 @@ from starlette.routing import Route
 
 from passing_game.fairness import CONTRIBUTION
 from passing_game.i18n import _
-from passing_game.web.accounts.api import change_refused, current_user
-from passing_game.web.game.errors import BAD_PART, NOT_READ, OUT_OF_DATE, SIGN_IN_FIRST, UNREADABLE
+from passing_game.web.accounts.api import current_user, signed_post
+from passing_game.web.game.errors import BAD_PART, NOT_READ, UNREADABLE
 from passing_game.web.http.page import page
 from passing_game.web.store import AsyncStore
 from passing_game.web.store import tournaments as rows
@@ -91,22 +90,6 @@ async def one(request: Request) -> Response:
     return JSONResponse(seen, headers={"Cache-Control": "no-store"})
 
 
-async def _signed_body(request: Request) -> tuple[Any, Any] | JSONResponse:
-    refused, user = await change_refused(request)
-    if refused is not None:
-        return _error(_(OUT_OF_DATE), refused, 403)
-    if user is None:
-        return _error(_(SIGN_IN_FIRST), "signed-out", 401)
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        return _error(_(UNREADABLE), "bad-request")
-    try:
-        body = json.loads(raw or b"{}")
-    except ValueError:
-        return _error(_(UNREADABLE), "bad-request")
-    return user, body
-
-
 def _part(body: object) -> str | None:
     """The browser's random part of a duplicate's deals, given with a join (``parts.py``),
     taken out of ``body``; ``ValueError``: it is not one."""
@@ -117,7 +100,7 @@ def _part(body: object) -> str | None:
 
 
 async def create(request: Request) -> Response:
-    got = await _signed_body(request)
+    got = await signed_post(request, MAX_BODY)
     if isinstance(got, JSONResponse):
         return got
     user, body = got
@@ -145,7 +128,7 @@ ENTRY = {"withdraw": (True, False), "pause": (False, True), "resume": (False, Fa
 
 
 async def entry(request: Request) -> Response:
-    got = await _signed_body(request)
+    got = await signed_post(request, MAX_BODY)
     if isinstance(got, JSONResponse):
         return got
     user, body = got
