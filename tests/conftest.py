@@ -79,6 +79,19 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 @pytest.fixture
+def servers(pg_url: str, tmp_path: Path) -> Iterator[list[Server]]:
+    """Three ``passing-game serve`` processes on one PostgreSQL schema, as a balancer
+    would spread people over them; a module may define its own instead."""
+    running = [Server(pg_url, free_port(), tmp_path, bot_delay=0.05) for _ in range(3)]
+    try:
+        yield running
+    finally:
+        for one in running:
+            if one.proc.poll() is None:
+                one.stop()
+
+
+@pytest.fixture
 def shots(tmp_path: Path) -> Path:
     """Where screenshots go: PASSING_GAME_SCREENSHOTS if set, else a temp folder."""
     folder = Path(os.environ.get("PASSING_GAME_SCREENSHOTS") or tmp_path)

@@ -19,30 +19,20 @@ sideways overflow and the panel comes after the hand, never over it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+import tempfile
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 from playwright.sync_api import Browser, Page, expect
 
 from browser_helpers import box, create_table, scroll_to, sign_up, watch_errors
-from cluster_helpers import start, stop
 from passing_game.cli import main
 from web_helpers import Server
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
-SHOTS = Path("/tmp/shots")
-
-
-@pytest.fixture
-def servers(pg_url: str, tmp_path: Path) -> Iterator[list[Server]]:
-    running = start(pg_url, tmp_path, 3, bot_delay=0.05)
-    try:
-        yield running
-    finally:
-        stop(running)
+SHOTS = Path(os.environ.get("PASSING_GAME_SCREENSHOTS") or tempfile.gettempdir())
 
 
 def person(browser: Browser, lang: str = "en", phone: bool = False) -> Page:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -52,7 +54,7 @@ from passing_game.web.store import ratings as rating_rows  # noqa: E402
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
-SHOTS = Path("/tmp/shots")
+SHOTS = Path(os.environ.get("PASSING_GAME_SCREENSHOTS") or tempfile.gettempdir())
 
 
 @pytest.fixture

@@ -14,10 +14,8 @@ the table showed them. The used code then fails on process 3 too.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from browser_helpers import (
@@ -28,20 +26,10 @@ from browser_helpers import (
     play_to_the_end,
     watch_errors,
 )
-from cluster_helpers import start, stop
 from passing_game.records import load_record
 from web_helpers import Server
 
 NEW = "a brand new password"
-
-
-@pytest.fixture
-def servers(pg_url: str, tmp_path: Path) -> Iterator[list[Server]]:
-    running = start(pg_url, tmp_path, 3, bot_delay=0.05)
-    try:
-        yield running
-    finally:
-        stop(running)
 
 
 def signed_in(page: Page) -> str | None:
