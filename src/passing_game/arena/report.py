@@ -18,6 +18,7 @@ from rich.text import Text
 
 from passing_game.arena.runner import GameOutcome
 from passing_game.arena.stats import Interval, Summary
+from passing_game.i18n import _, ngettext
 
 DASH = "–"
 NAN = float("nan")
@@ -111,6 +112,8 @@ def render(summary: Summary, console: Console, *, jobs: int | None = None) -> No
         row += [_num(b.mean_pips, 1), _num(b.seconds_per_decision * 1000.0, 2)]
         table.add_row(*row)
     console.print(table)
+    for line in fault_lines(summary):
+        console.print(line, highlight=False)
 
     unit = "match" if is_match else "round"
     pairs = Table(
@@ -151,6 +154,36 @@ def render(summary: Summary, console: Console, *, jobs: int | None = None) -> No
 
     if summary.sprt is not None:
         console.print(sprt_line(summary), highlight=False)
+
+
+#: How the report names each kind of fault (``arena.outside.FAULTS``).
+def _fault_words(kind: str, n: int) -> str:
+    words = {
+        "late": ngettext("{n} late answer", "{n} late answers", n),
+        "nonsense": ngettext("{n} answer that was no move", "{n} answers that were no move", n),
+        "illegal": ngettext("{n} illegal move", "{n} illegal moves", n),
+        "died": ngettext("{n} exit or crash", "{n} exits or crashes", n),
+        "restarts": ngettext("{n} restart", "{n} restarts", n),
+    }
+    return words.get(kind, f"{{n}} {kind}").format(n=n)
+
+
+def fault_lines(summary: Summary) -> list[str]:
+    """One line per outside bot that misbehaved: its faults, each met by a fallback move.
+
+    Nothing for a run without faults, so the registry's bots' reports stay as
+    they were.
+    """
+    lines = []
+    for b in summary.bots:
+        if b.faults:
+            kinds = ", ".join(_fault_words(k, n) for k, n in b.faults.items())
+            lines.append(
+                _("{bot}: {faults}; each bad answer was replaced by the first legal move").format(
+                    bot=b.label, faults=kinds
+                )
+            )
+    return lines
 
 
 def sprt_line(summary: Summary) -> str:

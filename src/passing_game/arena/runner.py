@@ -25,6 +25,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from passing_game.arena import outside
 from passing_game.arena.schedule import Orders, derive_seed, seatings
 from passing_game.bots import Bot, make
 from passing_game.errors import IllegalMove
@@ -49,6 +50,14 @@ class BotSpec:
     options: tuple[tuple[str, Any], ...] = ()
 
     def build(self, seed: int) -> Bot:
+        if self.name == outside.OutsideBot.name:
+            opts = dict(self.options)
+            return outside.OutsideBot(
+                self.label,
+                list(opts["argv"]),
+                timeout=opts.get("timeout", outside.DEFAULT_TIMEOUT),
+                text=opts.get("text", False),
+            )
         return make(self.name, seed=seed, **dict(self.options))
 
     def to_dict(self) -> dict[str, Any]:
@@ -90,8 +99,11 @@ def parse_bot(text: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
     return name, tuple(options)
 
 
-def bot_specs(texts: Sequence[str]) -> list[BotSpec]:
+def bot_specs(texts: Sequence[str], *, timeout: float | None = None) -> list[BotSpec]:
     """Bot specs from command-line texts, with unique labels.
+
+    ``cmd:`` texts are outside programs (docs/BOTS.md); ``timeout`` is their
+    seconds per move where the text sets none (default ``DEFAULT_TIMEOUT``).
 
     The same bot given twice is labelled ``greedy`` and ``greedy#2``.
     Every spec is built once here, so an unknown bot or a bad option is
@@ -103,6 +115,9 @@ def bot_specs(texts: Sequence[str]) -> list[BotSpec]:
     specs: list[BotSpec] = []
     seen: dict[str, int] = {}
     for text in texts:
+        if text.strip().startswith("cmd:"):
+            specs.append(_outside_spec(text.strip(), seen, timeout))
+            continue
         name, options = parse_bot(text)
         try:
             make(name, seed=0, **dict(options))
@@ -114,6 +129,24 @@ def bot_specs(texts: Sequence[str]) -> list[BotSpec]:
             label = f"{label}#{seen[label]}"
         specs.append(BotSpec(label, name, options))
     return specs
+
+
+def _outside_spec(text: str, seen: dict[str, int], timeout: float | None) -> BotSpec:
+    """``cmd:[OPTIONS:]PROGRAM ARGS``: started once here, so a bad command fails now."""
+    try:
+        argv, options = outside.parse_command(text[len("cmd:") :])
+        if timeout is not None and timeout <= 0:
+            raise outside.OutsideError("the timeout must be more than 0 seconds")
+        options.setdefault("timeout", timeout or outside.DEFAULT_TIMEOUT)
+        outside.check(argv, options["timeout"])
+    except outside.OutsideError as exc:
+        raise ArenaError(str(exc)) from None
+    label = options.pop("label", None) or text
+    seen[label] = seen.get(label, 0) + 1
+    if seen[label] > 1:
+        label = f"{label}#{seen[label]}"
+    kept = (("argv", tuple(argv)), *sorted(options.items()))
+    return BotSpec(label, outside.OutsideBot.name, kept)
 
 
 @dataclass(frozen=True)
@@ -232,6 +265,8 @@ class GameOutcome:
     match_winner: int | None
     decisions: tuple[int, ...]
     seconds: tuple[float, ...]
+    #: Per seat, an outside bot's faults by kind (``outside.FAULTS``).
+    faults: tuple[tuple[tuple[str, int], ...], ...] = ()
 
     def key(self) -> tuple[Any, ...]:
         """Everything but the timings: equal keys mean the same game was played."""
@@ -275,6 +310,14 @@ def play_game(config: ArenaConfig, spec: GameSpec) -> GameOutcome:
     """Play one game of the schedule; a pure function of its arguments."""
     rules = config.rules
     bots = [config.bots[b].build(s) for b, s in zip(spec.lineup, spec.bot_seeds, strict=True)]
+    names = [config.bots[b].label for b in spec.lineup]
+    # Outside bots are told of the game's start and of each round's and the
+    # game's end; the registry's bots have no such hooks.
+    told = [bot for bot in bots if isinstance(bot, outside.OutsideBot)]
+    for at, bot in enumerate(bots):
+        if isinstance(bot, outside.OutsideBot):
+            slot = spec.lineup[:at].count(spec.lineup[at])
+            bot.begin(rules, at, names, spec.index, slot)
     clock = _Clock(rules.players)
     if config.mode == "rounds":
         round_ = Round.new(rules, seed=spec.deal_seed)
@@ -285,6 +328,9 @@ def play_game(config: ArenaConfig, spec: GameSpec) -> GameOutcome:
             except IllegalMove as exc:
                 _illegal(config, spec, seat, move, exc)
         assert round_.result is not None
+        for bot in told:
+            bot.end_round(round_.result)
+            bot.end_game(None, None)
         rounds: tuple[RoundOutcome, ...] = (RoundOutcome.of(round_.result),)
         scores: tuple[int, ...] | None = None
         winner: int | None = None
@@ -292,13 +338,19 @@ def play_game(config: ArenaConfig, spec: GameSpec) -> GameOutcome:
         match = Match(rules, seed=spec.deal_seed)
         while (seat := match.to_move) is not None:
             move = clock.ask(bots[seat], seat, match.round, match.view)
+            ended = len(match.results)
             try:
                 match.play(move)
             except IllegalMove as exc:
                 _illegal(config, spec, seat, move, exc)
+            for result in match.results[ended:]:
+                for bot in told:
+                    bot.end_round(result)
         rounds = tuple(RoundOutcome.of(r) for r in match.results)
         scores = tuple(match.scores)
         winner = match.winner
+        for bot in told:
+            bot.end_game(scores, winner)
     return GameOutcome(
         spec.index,
         spec.block,
@@ -309,6 +361,7 @@ def play_game(config: ArenaConfig, spec: GameSpec) -> GameOutcome:
         winner,
         tuple(clock.decisions),
         tuple(clock.seconds),
+        tuple(b.fault_counts() if isinstance(b, outside.OutsideBot) else () for b in bots),
     )
 
 
@@ -408,6 +461,8 @@ def run(
                     break
         except KeyboardInterrupt:
             result.interrupted = True
+        finally:
+            outside.close_all()
     else:
         _run_pool(config, jobs, specs, on_game, result)
     done.sort(key=lambda o: o.index)

@@ -333,6 +333,8 @@ class BotStats:
     match_win_rate: Interval | None
     decisions: int
     seconds_per_decision: float
+    #: An outside bot's faults by kind (docs/BOTS.md), each handled by a fallback move.
+    faults: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -481,6 +483,7 @@ def summarize(
     match_wins = np.zeros(k, dtype=int)
     decisions = np.zeros(k, dtype=int)
     think = np.zeros(k)
+    faults: list[dict[str, int]] = [{} for _ in range(k)]
     pair_score = np.zeros((nb, k, k))
     pair_n = np.zeros((nb, k, k))
     pair_points = np.zeros((nb, k, k))
@@ -493,6 +496,8 @@ def summarize(
         for seat, bot in enumerate(o.lineup):
             decisions[bot] += o.decisions[seat]
             think[bot] += o.seconds[seat]
+            for kind, n in o.faults[seat] if o.faults else ():
+                faults[bot][kind] = faults[bot].get(kind, 0) + n
         got: dict[int, list[int]] = {bot: [] for bot in sides}
         for r in o.rounds:
             for bot, ss in sides.items():
@@ -536,6 +541,7 @@ def summarize(
                 match_win_rate=wilson(int(match_wins[b]), int(matches[b])) if is_match else None,
                 decisions=int(decisions[b]),
                 seconds_per_decision=float(think[b] / decisions[b]) if decisions[b] else NAN,
+                faults=faults[b],
             )
         )
 

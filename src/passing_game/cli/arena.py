@@ -16,6 +16,7 @@ import click
 from rich.console import Console
 
 from passing_game.cli.options import cores, jobs_option, rules_options
+from passing_game.i18n import _
 from passing_game.rules import Rules
 
 if TYPE_CHECKING:
@@ -60,7 +61,24 @@ class ArenaCommand(click.Command):
 
 
 @click.command("arena", cls=ArenaCommand)
-@click.argument("bots", nargs=-1, required=True, metavar="BOT BOT [BOT ...]")
+@click.argument("bots", nargs=-1, required=False, metavar="BOT BOT [BOT ...]")
+@click.option(
+    "--bot",
+    "extra_bots",
+    multiple=True,
+    metavar="BOT",
+    help="One more bot (may be repeated), e.g. an outside program: "
+    '"cmd:python3 examples/bots/greedy_bot.py" or "cmd:label=NAME,timeout=2:PROGRAM ARGS" '
+    "(docs/BOTS.md).",
+)
+@click.option(
+    "--move-timeout",
+    type=click.FloatRange(min=0.0, min_open=True),
+    default=5.0,
+    show_default=True,
+    help="Seconds an outside bot may take per move; a late answer is replaced by "
+    "its first legal move (docs/BOTS.md).",
+)
 @rules_options
 @click.option(
     "-r",
@@ -124,6 +142,8 @@ class ArenaCommand(click.Command):
 )
 def arena_command(
     bots: tuple[str, ...],
+    extra_bots: tuple[str, ...],
+    move_timeout: float,
     rules: Rules,
     rounds: int | None,
     matches: int | None,
@@ -147,7 +167,9 @@ def arena_command(
     Each deal is replayed with the bots rotated over the seats, so every bot
     plays every hand and the luck of the deal cancels. With more bots than
     seats every combination of bots meets. Bots are registry names or levels,
-    with options as NAME:KEY=VALUE,KEY=VALUE (e.g. ismcts:iterations=300).
+    with options as NAME:KEY=VALUE,KEY=VALUE (e.g. ismcts:iterations=300), or
+    outside programs as cmd:PROGRAM ARGS, which play over JSON lines
+    (docs/BOTS.md).
 
     Ctrl-C stops a run and reports the deals finished so far.
     """
@@ -155,8 +177,9 @@ def arena_command(
     from passing_game.arena.runner import ArenaConfig, ArenaError, bot_specs, run
     from passing_game.rules import RulesError
 
+    bots = bots + extra_bots
     if len(bots) < 2:
-        raise click.UsageError("name at least two bots")
+        raise click.UsageError(_("name at least two bots"))
     if rounds is not None and matches is not None:
         raise click.UsageError("give --rounds or --matches, not both")
     for path in out:
@@ -165,7 +188,7 @@ def arena_command(
     if plot is not None and plot.suffix.lower() not in (".png", ".svg", ".pdf"):
         raise click.BadParameter(f"{plot} must end in .png (or .svg, .pdf)", param_hint="--plot")
     try:
-        specs = bot_specs(bots)
+        specs = bot_specs(bots, timeout=move_timeout)
         games = matches or rounds or (DEFAULT_SPRT_LIMIT if sprt else DEFAULT_ROUNDS)
         config = ArenaConfig(
             bots=tuple(specs),
