@@ -201,3 +201,22 @@ def _legal(*moves: Move) -> list[Move]:
 def test_loose_words_in_an_answer_are_read() -> None:
     legal = _legal(Play(Tile(3, 5), "left"))
     assert protocol.read_move('{"move": "play [3|5]"}', legal) == Play(Tile(3, 5), "left")
+
+
+def test_the_scripted_model_plays_a_whole_arena_in_loose_words() -> None:
+    """Item 6: a "model" reading only the text, answering in words, never refused."""
+    bot = f"cmd:label=model:{PY}{ROOT / 'examples/bots/scripted_model.py'}"
+    config, result, summary = _arena(bot, rounds=20)
+    assert len(result.outcomes) == config.total_games
+    assert summary.bots[0].faults == {}
+    assert summary.bots[0].points_per_round.estimate > summary.bots[1].points_per_round.estimate
+
+
+def test_four_players_with_partners_start_one_program_per_seat_held(tmp_path: Path) -> None:
+    """With partnerships one bot holds two seats: a program for each, both kept the run."""
+    log = tmp_path / "lines.jsonl"
+    rules = Rules(players=4, partnerships=True)
+    config, _, _ = _arena(f"cmd:label=rec:{PY}{BAD} record {log}", rounds=4, rules=rules)
+    kinds = [json.loads(x)["type"] for x in log.read_text().splitlines()]
+    assert kinds.count("quit") == 3  # the check's, then one per seat held
+    assert kinds.count("start") == kinds.count("game_end") == 2 * config.total_games

@@ -42,7 +42,7 @@ def view_text(view: View) -> str:
     The train is empty: your tile starts it.
     Tiles in hand: seat 1 has 7. Boneyard: 14 tiles.
     Legal moves: play [0|1], play [0|4], play [1|1], ..., draw, pass.
-    Answer with one move, e.g. "play [3|5] on the left", "draw" or "pass".
+    Answer with one move, e.g. "play [x|y] on the left", "draw" or "pass".
     """
     seats = view.rules.players
     turn = "It is your turn." if view.is_my_turn else "It is not your turn."
@@ -69,7 +69,7 @@ def view_text(view: View) -> str:
         # On an empty train both ends are one: a play names no end (R4.1).
         options = ", ".join(_said(m, view.ends is not None) for m in legal)
         lines.append(f"Legal moves: {options}.")
-        lines.append('Answer with one move, e.g. "play [3|5] on the left", "draw" or "pass".')
+        lines.append('Answer with one move, e.g. "play [x|y] on the left", "draw" or "pass".')
     return "\n".join(lines)
 
 
