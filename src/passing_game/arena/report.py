@@ -224,6 +224,7 @@ def to_json(summary: Summary, games: Sequence[GameOutcome] | None = None) -> dic
                 "match_winner": g.match_winner,
                 "decisions": list(g.decisions),
                 "seconds": list(g.seconds),
+                "faults": [dict(f) for f in g.faults],
             }
             for g in games
         ]
