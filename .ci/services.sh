@@ -13,6 +13,8 @@
 # - nginx from Debian, for tests/test_web_deploy.py (docs/DEPLOY.md: nginx in
 #   front of three servers); the test runs its own nginx as a subprocess on a
 #   free port, so the package's service is not needed.
+# - Node.js from Debian, for tests/test_outside_bots.py (the outside bot in
+#   another language, examples/bots/greedy_bot.js; skipped without node).
 #
 # Safe to run twice. A step that fails does not stop the script, so the
 # other tests still run. What a missing service does to its tests:
@@ -30,6 +32,7 @@ _pg_services() {
     command -v pg_ctlcluster >/dev/null 2>&1 || need+=(postgresql)
     command -v msgfmt >/dev/null 2>&1 || need+=(gettext)
     command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx)
+    command -v node >/dev/null 2>&1 || need+=(nodejs)
     if [ ${#need[@]} -gt 0 ]; then
         echo "services: installing ${need[*]}"
         if [ "$(id -u)" = 0 ]; then
@@ -76,6 +79,11 @@ _pg_services() {
         echo "services: $(/usr/sbin/nginx -v 2>&1 | head -1)"
     else
         echo "services: no nginx at /usr/sbin/nginx" >&2
+    fi
+    if command -v node >/dev/null 2>&1; then
+        echo "services: node $(node --version 2>/dev/null)"
+    else
+        echo "services: no node (Node.js): the Node outside bot's test is skipped" >&2
     fi
     if command -v msgfmt >/dev/null 2>&1; then
         echo "services: $(msgfmt --version | head -1)"
