@@ -225,3 +225,33 @@ def test_four_players_with_partners_start_one_program_per_seat_held(tmp_path: Pa
     kinds = [json.loads(x)["type"] for x in log.read_text().splitlines()]
     assert kinds.count("quit") == 3  # the check's, then one per seat held
     assert kinds.count("start") == kinds.count("game_end") == 2 * config.total_games
+
+
+def test_the_cli_plays_an_outside_bot_given_with_bot(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from passing_game.cli import main
+
+    out = tmp_path / "run.json"
+    bad = f"cmd:label=bad:{PY}{BAD} illegal"
+    args = ["arena", "random", "--bot", bad, "-r", "4", "-j", "1", "--move-timeout", "2"]
+    done = CliRunner().invoke(main, [*args, "-o", str(out), "--raw"])
+    assert done.exit_code == 0, done.output
+    assert "bad: 4 illegal moves; each bad answer was replaced by the first legal move" in (
+        done.output
+    )
+    data = json.loads(out.read_text())
+    assert data["bots"][1]["faults"] == {"illegal": 4}
+    assert sum(g["faults"][g["lineup"].index(1)].get("illegal", 0) for g in data["games"]) == 4
+    assert data["config"]["bots"][1]["options"]["timeout"] == 2.0
+
+
+def test_the_cli_refuses_a_program_that_does_not_start() -> None:
+    from click.testing import CliRunner
+
+    from passing_game.cli import main
+
+    done = CliRunner().invoke(main, ["arena", "random", "--bot", "cmd:/nonexistent/bot"])
+    assert done.exit_code == 2 and "cannot start" in done.output
+    done = CliRunner().invoke(main, ["arena", "random", "greedy", "--move-timeout", "0"])
+    assert done.exit_code == 2
