@@ -2,7 +2,8 @@
 
 ``python3 outside_bad_bot.py MODE [FILE]``: on a game's first decision it
 misbehaves as MODE says (``late``, ``nonsense``, ``illegal``, ``exit``,
-``garbage-hello``), otherwise it plays the first legal move. ``record`` plays
+``garbage-hello``; ``chatty`` writes a line for another decision before
+every answer), otherwise it plays the first legal move. ``record`` plays
 well and appends every line it is sent to FILE.
 """
 
@@ -39,6 +40,8 @@ def main() -> None:
             continue
         elif message["id"] == 1 and mode == "exit":
             sys.exit(3)
+        elif mode == "chatty":
+            print(json.dumps({"id": message["id"] + 100, "note": "thinking"}), flush=True)
         print(json.dumps({"move": message["legal"][0]}), flush=True)
 
 

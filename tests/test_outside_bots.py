@@ -169,6 +169,11 @@ def test_a_bad_program_is_handled_and_counted(mode: str, fault: str) -> None:
     assert report.to_json(summary)["bots"][0]["faults"] == faults
 
 
+def test_a_line_for_another_decision_is_not_taken_for_the_answer() -> None:
+    _, result, summary = _arena(f"cmd:label=chatty:{PY}{BAD} chatty", rounds=4)
+    assert len(result.outcomes) == 4 and summary.bots[0].faults == {}
+
+
 def test_a_program_that_cannot_start_fails_before_any_game() -> None:
     with pytest.raises(ArenaError, match="cannot start"):
         bot_specs(["cmd:/nonexistent/bot", "random"])

@@ -17,6 +17,7 @@ stale line is never read as the next decision's answer.
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import queue
 import shlex
@@ -147,23 +148,36 @@ class Program:
         return True
 
     def ask(self, message: dict[str, Any]) -> tuple[str | None, str | None]:
-        """Send a decision, wait for the answer: ``(line, None)`` or ``(None, fault)``."""
+        """Send a decision, wait for the answer: ``(line, None)`` or ``(None, fault)``.
+
+        A line that names another decision's ``id`` is not this one's
+        answer (a program's note, or a stale line): it is dropped, and the
+        wait goes on to the same deadline.
+        """
         if not self.send(message):
             return None, "died"
         deadline = time.monotonic() + self.timeout
-        try:
-            line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
-        except queue.Empty:
-            return None, "late"
-        if line is None:
-            return None, "died"
-        return line, None
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                return None, "late"
+            if line is None:
+                return None, "died"
+            if not _names_other(line, message.get("id")):
+                return line, None
 
-    def stop(self) -> None:
-        """Say quit, then end the program if it does not go by itself."""
+    def stop(self, *, kindly: bool = True) -> None:
+        """Say quit, then end the program if it does not go by itself.
+
+        Not ``kindly`` (a late program, about to be started again): end it at once.
+        """
         process, self.process = self.process, None
         if process is None:
             return
+        if process.poll() is None and not kindly:
+            process.kill()
+            process.wait()
         if process.poll() is None:
             try:
                 assert process.stdin is not None
@@ -182,6 +196,18 @@ class Program:
                     stream.close()
             except (OSError, ValueError):
                 pass
+
+
+def _names_other(line: str, ident: object) -> bool:
+    """Whether an answer line carries an ``id`` that is not ``ident``."""
+    if '"id"' not in line:
+        return False
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return False
+    other = message.get("id") if isinstance(message, dict) else None
+    return isinstance(other, int) and other != ident
 
 
 def _pump(stream: IO[str], lines: queue.Queue[str | None]) -> None:
@@ -274,6 +300,7 @@ class OutsideBot:
             return False
         if self.program.process is not None:
             self.faults["restarts"] += 1
+            self.program.stop(kindly=False)
         try:
             self.program.start()
         except OutsideError:
