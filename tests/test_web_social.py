@@ -20,7 +20,7 @@ from passing_game.web.store import Store, leases
 from passing_game.web.store import accounts as users
 from passing_game.web.store import social as rows
 from passing_game.web.store.rows import UserRow
-from web_helpers import either_store
+from web_helpers import blocking, either_store
 
 NOW = 1_800_000_000.0
 ANA = rows.Account("ana", "Ana")
@@ -322,8 +322,6 @@ class _Conn:
 
 
 def test_a_process_writes_its_sockets_only_when_they_change(store: Store) -> None:
-    import asyncio
-
     from passing_game.web.social.online import Online
     from passing_game.web.store import AsyncStore
 
@@ -365,6 +363,6 @@ def test_a_process_writes_its_sockets_only_when_they_change(store: Store) -> Non
         await online.close()  # a process that stops takes its rows away
         assert seen() == {}
 
-    asyncio.run(steps())
+    blocking(steps())
     assert len(writes) == 5  # four changes and the close; the unchanged check wrote nothing
     db.shutdown()

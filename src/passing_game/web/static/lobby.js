@@ -109,13 +109,15 @@ export function renderLobby() {
       h("h1", { text: t("The Passing Game") }),
       h("p", { class: "tagline", text: t("A domino game for 2 to 4 players. Play friends or bots in your browser.") })),
     yoursCard(), // yours.js: the tables where you hold a seat
-    friendsCard(), // social.js: the accounts you follow, challenges, blocks
     computerCard(),
     learnOffer(), // the tutorial, offered on a first visit (learn.js); after the computer, still one tap
     puzzlesCard(), // the puzzles (puzzles.js): the next one, the puzzle of the day
     Quick.lobbyTop(), // quickplay.js: Play now, the daily deal
     h("div", { class: "lobby-cards" }, form, join),
     Quick.lobbyBottom(), // quickplay.js: the public tables
+    // social.js: the accounts you follow, challenges, blocks; below the first screen,
+    // which stays the computer's and quick play's (a challenge's notice shows anywhere).
+    friendsCard(),
     tournamentsCard()); // tournaments.js: the public tournaments, and one for friends
 }
 
