@@ -6,6 +6,7 @@ lobby's form, by clicking tiles and buttons.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -194,3 +195,32 @@ def outside_viewport(page: Page, selector: str) -> list[str]:
         selector,
     )
     return found
+
+
+def play_until_over(pages: list[Page], seconds: float = 90) -> None:
+    """Every page's person plays (or continues after a round) until the match is over."""
+    deadline = time.monotonic() + seconds
+    while not all((frame(p) or {}).get("over") for p in pages):
+        assert time.monotonic() < deadline, "the match did not end"
+        for page in pages:
+            if (frame(page) or {}).get("over"):
+                continue
+            if page.evaluate("() => !!(S.frame && S.live && S.frame.round.legal.length)"):
+                take_turn(page)
+                break
+            button = page.locator("#continue-button")
+            if button.count() and button.is_visible():
+                button.click()
+        else:
+            time.sleep(0.05)
+
+
+def recover(page: Page, name: str, code: str, password: str) -> None:
+    """ "Lost your password?" in the account dialog: a recovery code and a new password."""
+    open_account(page)
+    page.click("#acc-lost")
+    page.locator("#account-title", has_text="Lost your password?").wait_for()
+    page.fill("#acc-name", name)
+    page.fill("#acc-code", code)
+    page.fill("#acc-password", password)
+    page.click("#acc-recover-submit")

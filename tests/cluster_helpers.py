@@ -88,13 +88,15 @@ class Browser:
         with self.opener.open(request, timeout=30) as response:
             return json.load(response)
 
-    def socket(self, server: Server | None = None) -> Person:
+    def socket(self, server: Server | None = None, lang: str | None = None) -> Person:
         """A socket with this browser's cookies, to its server or to ``server``
-        (another process of the site, as a balancer would pick)."""
+        (another process of the site, as a balancer would pick), in ``lang`` if
+        given (the page's ``/ws?lang=``)."""
         cookies = "; ".join(f"{c.name}={c.value}" for c in self.jar)
+        query = f"?lang={lang}" if lang else ""
         person = Person.__new__(Person)
         person._cm = connect(
-            f"ws://127.0.0.1:{(server or self.server).port}/ws",
+            f"ws://127.0.0.1:{(server or self.server).port}/ws{query}",
             open_timeout=10,
             additional_headers={"Cookie": cookies},
         )

@@ -16,24 +16,10 @@ from typing import Any
 
 from click.testing import CliRunner
 
-from cluster_helpers import Browser, Person, connect, start, stop
+from cluster_helpers import Browser, Person, start, stop
 from passing_game.cli import main
 
 PASSWORD = "correct horse battery"
-
-
-def socket(browser: Browser, server: Any, lang: str) -> Person:
-    """A socket with the browser's cookies, in ``lang`` (the page's ``/ws?lang=``)."""
-    cookies = "; ".join(f"{c.name}={c.value}" for c in browser.jar)
-    person = Person.__new__(Person)
-    person._cm = connect(
-        f"ws://127.0.0.1:{server.port}/ws?lang={lang}",
-        open_timeout=10,
-        additional_headers={"Cookie": cookies},
-    )
-    person.ws = person._cm.__enter__()
-    person.latest = None
-    return person
 
 
 class Reader:
@@ -73,7 +59,7 @@ def test_a_table_chat_on_three_processes(pg_url: str, tmp_path: Any) -> None:
         ana = Reader(ana_web.socket())
         ana.send(type="create", name="Ana", seats=["you", "person"], rules={"players": 2})
         code = ana.joined()["table"]
-        bob = Reader(socket(bob_web, three, "gl"))  # Bob reads Galician, as his page asks
+        bob = Reader(bob_web.socket(three, "gl"))  # Bob reads Galician, as his page asks
         bob.send(type="join", code=code, name="Bob")
         bob.joined()
         cy, dee = Reader(Person(two.port)), Reader(Person(three.port))

@@ -17,7 +17,6 @@ import json
 import math
 import os
 import tempfile
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -35,13 +34,12 @@ require_module("openskill")
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
 from browser_helpers import (  # noqa: E402
-    frame,
     open_account,
     rated_table,
     sign_up,
-    take_turn,
     watch_errors,
 )
+from browser_helpers import play_until_over as play_to_over  # noqa: E402
 from cluster_helpers import start, stop  # noqa: E402
 from passing_game import load_record  # noqa: E402
 from passing_game.records import record_marks  # noqa: E402
@@ -72,20 +70,8 @@ def api(server: Server, path: str) -> Any:
 
 
 def play_until_over(pages: list[Page]) -> None:
-    deadline = time.monotonic() + 120
-    while not all((frame(p) or {}).get("over") for p in pages):
-        assert time.monotonic() < deadline, "the match did not end"
-        for page in pages:
-            if (frame(page) or {}).get("over"):
-                continue
-            if page.evaluate("() => !!(S.frame && S.live && S.frame.round.legal.length)"):
-                take_turn(page)
-                break
-            button = page.locator("#continue-button")
-            if button.count() and button.is_visible():
-                button.click()
-        else:
-            time.sleep(0.05)
+    """To the match's end, and until every page shows its rating changes."""
+    play_to_over(pages, seconds=120)
     for page in pages:
         page.wait_for_function("() => S.frame && S.frame.over && S.frame.ratings", timeout=15_000)
 

@@ -32,10 +32,10 @@ from playwright.sync_api import Browser, Page, expect  # noqa: E402
 from browser_helpers import (  # noqa: E402
     frame,
     open_account,
+    play_until_over,
     rated_table,
     scroll_to,
     sign_up,
-    take_turn,
     watch_errors,
 )
 from passing_game.web.ratings.model import SETTLED_SIGMA, display  # noqa: E402
@@ -72,23 +72,6 @@ def settle(db: Path, name: str) -> None:
             " VALUES (?, '2', ?, ?, ?, ?)",
             (user, BEN_MU, BEN_SIGMA, BEN_GAMES, time.time()),
         )
-
-
-def play_until_over(pages: list[Page]) -> None:
-    deadline = time.monotonic() + 90
-    while not all((frame(p) or {}).get("over") for p in pages):
-        assert time.monotonic() < deadline, "the match did not end"
-        for page in pages:
-            if (frame(page) or {}).get("over"):
-                continue
-            if page.evaluate("() => !!(S.frame && S.live && S.frame.round.legal.length)"):
-                take_turn(page)
-                break
-            button = page.locator("#continue-button")
-            if button.count() and button.is_visible():
-                button.click()
-        else:
-            time.sleep(0.05)
 
 
 def change_line(page: Page, seat: int) -> str:

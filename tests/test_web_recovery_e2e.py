@@ -19,22 +19,12 @@ from web_helpers import Server, require_module
 require_module("starlette")
 require_module("playwright")
 
-from playwright.sync_api import Browser, Page, expect  # noqa: E402
+from playwright.sync_api import Browser, expect  # noqa: E402
 
-from browser_helpers import PASSWORD, open_account, watch_errors  # noqa: E402
+from browser_helpers import PASSWORD, open_account, recover, watch_errors  # noqa: E402
 
 SIZES = [(1280, 800), (390, 844)]
 NEW = "a brand new password"
-
-
-def recover(page: Page, name: str, code: str) -> None:
-    open_account(page)
-    page.click("#acc-lost")
-    page.locator("#account-title", has_text="Lost your password?").wait_for()
-    page.fill("#acc-name", name)
-    page.fill("#acc-code", code)
-    page.fill("#acc-password", NEW)
-    page.click("#acc-recover-submit")
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES)
@@ -66,7 +56,7 @@ def test_recovery_codes_shown_once_bring_a_person_back_in(
         page.locator(".notice, [role=status]").filter(has_text="signed out").first
     ).to_be_visible()
 
-    recover(page, name, code)
+    recover(page, name, code, NEW)
     expect(page.locator("#account-dialog")).to_have_count(0)
     expect(page.locator("body")).to_contain_text("You are back in")
     page.screenshot(path=str(shots / f"recovery-back-{size}.png"))
@@ -77,7 +67,7 @@ def test_recovery_codes_shown_once_bring_a_person_back_in(
     # The code works once; the new password is the one that signs in.
     open_account(page)
     page.click("#acc-signout")
-    recover(page, name, code)
+    recover(page, name, code, NEW)
     expect(page.locator("#account-error")).to_contain_text("do not match")
     page.click("#account-close")
     open_account(page)

@@ -24,6 +24,7 @@ from browser_helpers import (
     frame,
     open_account,
     play_to_the_end,
+    recover,
     watch_errors,
 )
 from passing_game.records import load_record
@@ -36,16 +37,6 @@ def signed_in(page: Page) -> str | None:
     got = page.evaluate("async () => (await (await fetch('/api/account')).json())")
     user = got.get("user")
     return user["name"] if user else None
-
-
-def recover(page: Page, name: str, code: str) -> None:
-    open_account(page)
-    page.click("#acc-lost")
-    page.locator("#account-title", has_text="Lost your password?").wait_for()
-    page.fill("#acc-name", name)
-    page.fill("#acc-code", code)
-    page.fill("#acc-password", NEW)
-    page.click("#acc-recover-submit")
 
 
 def test_recovery_on_one_process_ends_the_old_session_and_the_export_loads(
@@ -75,7 +66,7 @@ def test_recovery_on_one_process_ends_the_old_session_and_the_export_loads(
     phone_errors = watch_errors(phone)
     phone.goto(servers[1].url("/"))
     phone.locator("#create-button").wait_for()
-    recover(phone, "Ana", code)
+    recover(phone, "Ana", code, NEW)
     expect(phone.locator("#account-dialog")).to_have_count(0)
     expect(phone.locator("body")).to_contain_text("You are back in")
     assert signed_in(phone) == "Ana"
@@ -99,6 +90,6 @@ def test_recovery_on_one_process_ends_the_old_session_and_the_export_loads(
     other = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     other.goto(servers[2].url("/"))
     other.locator("#create-button").wait_for()
-    recover(other, "Ana", code)
+    recover(other, "Ana", code, NEW)
     expect(other.locator("#account-error")).to_contain_text("do not match")
     assert errors == [] and phone_errors == [], (errors, phone_errors)
