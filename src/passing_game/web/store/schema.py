@@ -402,6 +402,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # A profile's rating graph reads one account's changes (profiles/, P60).
         "CREATE INDEX IF NOT EXISTS web_rating_changes_user ON web_rating_changes (user_id, at)",
     ),
+    # Version 15 (issue 28, item 4; botapi/): bot accounts, their API tokens
+    # and their rating pools.
+    (),
+    # Version 16 (issue 28, item 5; ladder/): the public ladder of agents.
+    (),
 )
 
 #: The schema version this code reads and writes.
