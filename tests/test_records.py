@@ -185,7 +185,7 @@ def test_record_format_fields() -> None:
     record = match_to_record(match, names=["Ana", "Bo", "Cy", "Di"])
     assert record["format"] == RECORD_FORMAT
     assert record["version"] == RECORD_VERSION == 2
-    assert READ_VERSIONS == (1, 2)
+    assert READ_VERSIONS == (1, 2, 3)
     assert record["rules"] == match.rules.to_dict()
     assert record["seed"] == 2
     assert record["scores"] == match.scores and record["winner"] == match.winner
@@ -251,13 +251,13 @@ def test_wrong_format(finished: dict[str, Any]) -> None:
     assert "not a passing-game record" in refused(bad)
 
 
-@pytest.mark.parametrize("version", [3, 0, "1", "2", 2.0, None, 99])
+@pytest.mark.parametrize("version", [4, 0, "1", "2", 2.0, None, 99])
 def test_unknown_version(finished: dict[str, Any], version: object) -> None:
     bad = edited(finished)
     bad["version"] = version
     message = refused(bad)
     assert "version" in message and f"“{version}”" in message
-    assert message.endswith("this program reads versions 1, 2")
+    assert message.endswith("this program reads versions 1, 2, 3")
 
 
 @pytest.mark.parametrize(

@@ -32,6 +32,9 @@ PARAMS: list[dict[str, Any]] = [
     {"players": 4, "partnerships": True},
     {"players": 4, "draw": "continue", "passing": "forced", "scoring": "pairwise"},
     {"players": 2, "draw": "continue"},
+    {"max_pip": 2},
+    {"players": 4, "partnerships": True, "max_pip": 4, "hand_size": 2},
+    {"max_pip": 3, "hand_size": 3},
 ]
 
 

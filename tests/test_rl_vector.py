@@ -44,6 +44,10 @@ VARIANTS = [
         id="partners-pairwise-forced",
     ),
     pytest.param({"players": 2, "hand_size": 3, "draw": "continue"}, id="hand3-continue"),
+    pytest.param({"players": 2, "max_pip": 3}, id="double-three"),
+    pytest.param({"players": 4, "partnerships": True, "max_pip": 5}, id="double-five-partners"),
+    pytest.param({"players": 3, "max_pip": 4, "passing": "forced"}, id="double-four-forced"),
+    pytest.param({"players": 2, "max_pip": 2}, id="double-two"),
 ]
 
 GAMES = 12
@@ -465,7 +469,7 @@ def test_random_opponent_is_uniform_over_the_legal_moves(fields: dict[str, Any])
     """``random`` in C picks uniformly among Round.legal_moves() from its own stream:
     each game equals a Round where a model of that stream moves for the bots."""
     rules = Rules(**fields)
-    games = 16 * rules.players
+    games = 16 * rules.players * 28 // rules.tile_count  # a smaller set's rounds are shorter
     env = vector_env.VectorPassingGame(games, rules, opponents="random", seat=None)
     obs, info = env.reset(seed=7000)
     rng = np.random.default_rng(games)

@@ -96,9 +96,12 @@ def check_view_leaks_nothing(rnd: Round, seat: int) -> None:
         assert not isinstance(value, MUTABLE), f"{path} is a mutable {type(value).__name__}"
         assert not isinstance(value, type), f"{path} leads to a class"
         if isinstance(value, Tile) and value in hidden:
-            # the only place a hidden tile may appear is the set of tiles the seat
-            # has not seen, which is the complement of public facts and own hand
-            assert path.startswith("view.unseen{"), f"{path} shows hidden tile {value}"
+            # the only places a hidden tile may appear are the set of tiles the
+            # seat has not seen, which is the complement of public facts and own
+            # hand, and the rules' list of the set's tiles (R1.3, public)
+            assert path.startswith(("view.unseen{", "view.rules.tiles[")), (
+                f"{path} shows hidden tile {value}"
+            )
     assert view.unseen == public_unknown
     if not rnd.is_over:
         assert view.result is None
@@ -192,7 +195,9 @@ def test_r9_3_partners_do_not_see_each_others_hands() -> None:
     for tile in rnd.hands[2]:
         assert tile not in rnd.view(0).hand
         assert not any(
-            v == tile for p, v in reachable(rnd.view(0)) if not p.startswith("view.unseen")
+            v == tile
+            for p, v in reachable(rnd.view(0))
+            if not p.startswith(("view.unseen", "view.rules.tiles["))
         )
 
 

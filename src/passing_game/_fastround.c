@@ -39,7 +39,7 @@ static PyTypeObject *g_either_type; /* legality.EitherEnd */
 static PyObject *g_reasons[4]; /* None, "domino", "block", "all-pass" */
 static PyObject *g_small[8];   /* 0..7 */
 static PyObject *s_tile, *s_end, *s_left, *s_players, *s_hand_size, *s_passing, *s_draw, *s_forced,
-    *s_continue, *s_partnerships, *s_scoring, *s_pairwise;
+    *s_continue, *s_partnerships, *s_scoring, *s_pairwise, *s_max_pip;
 static int g_ready = 0;
 
 /* Pointer -> move code, for the interned move objects (open addressing). */
@@ -84,12 +84,13 @@ typedef struct {
 
 /* One-entry cache of the last Rules value's fields. */
 static PyObject *c_rules = NULL;
-static int c_players, c_hand, c_flags;
+static int c_players, c_hand, c_flags, c_ntiles;
+static uint8_t c_set[NTILES]; /* the set's tiles (rules_set) */
 
 static int rules_fields(PyObject *rules) {
     if (rules == c_rules) return 0;
     PyObject *v;
-    long players, hand;
+    long players, hand, max_pip;
     int flags = 0, eq;
     if (!(v = PyObject_GetAttr(rules, s_players))) return -1;
     players = PyLong_AsLong(v);
@@ -97,8 +98,17 @@ static int rules_fields(PyObject *rules) {
     if (!(v = PyObject_GetAttr(rules, s_hand_size))) return -1;
     hand = PyLong_AsLong(v);
     Py_DECREF(v);
+    if (!(v = PyObject_GetAttr(rules, s_max_pip))) return -1;
+    max_pip = PyLong_AsLong(v);
+    Py_DECREF(v);
     if (PyErr_Occurred()) return -1;
-    if (players < 2 || players > 4 || hand < 1 || players * hand > NTILES - LOCKED) {
+    if (max_pip < 2 || max_pip > 6) {
+        PyErr_SetString(PyExc_ValueError, "rules out of range");
+        return -1;
+    }
+    uint8_t set[NTILES];
+    int ntiles = rules_set((int)max_pip, set);
+    if (players < 2 || players > 4 || hand < 1 || players * hand > ntiles - LOCKED) {
         PyErr_SetString(PyExc_ValueError, "rules out of range");
         return -1;
     }
@@ -126,6 +136,8 @@ static int rules_fields(PyObject *rules) {
     c_players = (int)players;
     c_hand = (int)hand;
     c_flags = flags;
+    c_ntiles = ntiles;
+    memcpy(c_set, set, (size_t)ntiles);
     return 0;
 }
 
@@ -177,7 +189,7 @@ static PyObject *core_from_digest(PyObject *cls, PyObject *const *args, Py_ssize
     if (leader == -1 && PyErr_Occurred()) return NULL;
     int players = c_players, hand = c_hand;
     uint8_t tiles[NTILES];
-    int seat = rules_deal((const unsigned char *)buf, players, tiles);
+    int seat = rules_deal((const unsigned char *)buf, players, c_set, c_ntiles, tiles);
     if (leader < 0) {
         leader = seat;
     } else if (leader >= players) {
@@ -189,7 +201,7 @@ static PyObject *core_from_digest(PyObject *cls, PyObject *const *args, Py_ssize
         for (int k = 0; k < hand; k++) hands[s] |= 1u << tiles[s * hand + k];
     Core *self = core_alloc((PyTypeObject *)cls);
     if (!self) return NULL;
-    core_init(self, rules, hands, tiles + players * hand, NTILES - players * hand, (int)leader);
+    core_init(self, rules, hands, tiles + players * hand, c_ntiles - players * hand, (int)leader);
     return (PyObject *)self;
 }
 
@@ -710,5 +722,6 @@ PyMODINIT_FUNC PyInit__fastround(void) {
     s_partnerships = PyUnicode_InternFromString("partnerships");
     s_scoring = PyUnicode_InternFromString("scoring");
     s_pairwise = PyUnicode_InternFromString("pairwise");
+    s_max_pip = PyUnicode_InternFromString("max_pip");
     return m;
 }

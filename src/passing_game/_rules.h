@@ -57,6 +57,15 @@ static void rules_init_tables(void) {
         }
 }
 
+/* The tiles of the double-``max_pip`` set (Rules.tiles, issue 28's smaller
+ * sets keep the double-six's indices), in index order; returns how many. */
+static inline int rules_set(int max_pip, uint8_t *set) {
+    int n = 0;
+    for (int i = 0; i < NTILES; i++)
+        if (HIGH[i] <= max_pip) set[n++] = (uint8_t)i;
+    return n;
+}
+
 static inline int mask_pips(uint32_t m) {
     int total = 0;
     for (; m; m &= m - 1) total += PIPS[__builtin_ctz(m)];
@@ -164,21 +173,23 @@ static inline int rules_apply(RState *s, int code) {
 }
 
 /* The seeded deal (round.seeded_deal, R2.1-R2.3, D9) from its 24-byte BLAKE2b
- * digest: the 28 tiles shuffled into ``tiles`` (hands first, seat by seat, then
- * the pile, next draw first); returns the deal's random seat. */
-static inline int rules_deal(const unsigned char *digest, int players, uint8_t *tiles) {
+ * digest: the ``ntiles`` tiles of ``set`` (rules_set; all 28 for the
+ * double-six) shuffled into ``tiles`` (hands first, seat by seat, then the
+ * pile, next draw first); returns the deal's random seat. */
+static inline int rules_deal(const unsigned char *digest, int players, const uint8_t *set, int ntiles,
+                             uint8_t *tiles) {
     uint32_t x[6]; /* the digest as little-endian 32-bit limbs */
     for (int k = 0; k < 6; k++) {
         const unsigned char *b = digest + 4 * k;
         x[k] = (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) | ((uint32_t)b[3] << 24);
     }
     int top = 5;
-    for (int i = 0; i < NTILES; i++) tiles[i] = (uint8_t)i;
-    /* Python divides x by i + 1 for i = 27..1, one digit at a time. Dividing by
+    for (int i = 0; i < ntiles; i++) tiles[i] = set[i];
+    /* Python divides x by i + 1 for i = n-1..1, one digit at a time. Dividing by
      * a product of consecutive divisors that fits 32 bits, then splitting the
      * remainder digit by digit, gives the same digits (mixed radix) with a
      * quarter of the long divisions. */
-    for (int i = NTILES - 1; i > 0;) {
+    for (int i = ntiles - 1; i > 0;) {
         uint64_t prod = 1;
         int stop = i;
         while (stop > 0 && prod * (uint64_t)(stop + 1) <= 0xFFFFFFFFu) {

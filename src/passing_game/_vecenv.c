@@ -232,6 +232,9 @@ typedef struct {
     Game *games;
     Py_ssize_t n;
     int players, hand, flags, sides, reward_kind, obs_size, boneyard_size, bound;
+    int ntiles;            /* the set's tiles (Rules.max_pip, issue 28): 28 for the double-six */
+    uint8_t set[NTILES];   /* their indices, rules_set */
+    uint32_t set_mask;
     int opponent, seat; /* any opponents; the learner's seat against them, -1 at random a round */
     uint8_t opp[3];     /* OPP_* of the other seats, in seat order (PassingGame-v0's opponents) */
     double hw[8];       /* the heuristic's margin and weights, as HeuristicBot holds them (H_*) */
@@ -250,18 +253,24 @@ static int g_tables_ready = 0;
 
 static int vec_init(VecCore *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"num_envs", "players", "hand_size", "flags", "reward", "illegal_penalty",
-                             "opponents", "seat", "target", "match", "leader", "heuristic", NULL};
+                             "opponents", "seat", "target", "match", "leader", "heuristic", "max_pip", NULL};
     Py_ssize_t n;
-    int players, hand, flags, reward, seat = -1, target = 0, match = 0, leader = 0;
+    int players, hand, flags, reward, seat = -1, target = 0, match = 0, leader = 0, max_pip = 6;
     const char *opps = "";
     Py_ssize_t nopps = 0;
     double hw[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     double penalty;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "niiiid|y#iipi(dddddddd)", kwlist, &n, &players, &hand, &flags,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "niiiid|y#iipi(dddddddd)i", kwlist, &n, &players, &hand, &flags,
                                      &reward, &penalty, &opps, &nopps, &seat, &target, &match, &leader, &hw[0],
-                                     &hw[1], &hw[2], &hw[3], &hw[4], &hw[5], &hw[6], &hw[7]))
+                                     &hw[1], &hw[2], &hw[3], &hw[4], &hw[5], &hw[6], &hw[7], &max_pip))
         return -1;
-    if (n < 1 || players < 2 || players > 4 || hand < 1 || players * hand > NTILES - LOCKED ||
+    if (!g_tables_ready) {
+        rules_init_tables();
+        g_tables_ready = 1;
+    }
+    uint8_t set[NTILES];
+    int ntiles = max_pip >= 2 && max_pip <= 6 ? rules_set(max_pip, set) : 0;
+    if (n < 1 || ntiles == 0 || players < 2 || players > 4 || hand < 1 || players * hand > ntiles - LOCKED ||
         (flags & ~(F_ALL & ~F_PASS_TO_END)) || ((flags & F_PARTNERSHIPS) && players != 4) || reward < 0 ||
         reward > R_WIN || (nopps != 0 && nopps != players - 1) || seat < -1 || seat >= players ||
         target < 0 || (match && target < 1) || leader < LEAD_RANDOM || leader > LEAD_WINNER) {
@@ -271,10 +280,6 @@ static int vec_init(VecCore *self, PyObject *args, PyObject *kwds) {
     if (self->games) {
         PyErr_SetString(PyExc_RuntimeError, "VecCore is initialised once");
         return -1;
-    }
-    if (!g_tables_ready) {
-        rules_init_tables();
-        g_tables_ready = 1;
     }
     self->games = PyMem_Calloc((size_t)n, sizeof(Game));
     if (!self->games) {
@@ -301,7 +306,11 @@ static int vec_init(VecCore *self, PyObject *args, PyObject *kwds) {
     self->target = target;
     self->match = match;
     self->leader_rule = leader;
-    self->boneyard_size = NTILES - players * hand;
+    self->ntiles = ntiles;
+    memcpy(self->set, set, (size_t)ntiles);
+    self->set_mask = 0;
+    for (int i = 0; i < ntiles; i++) self->set_mask |= 1u << set[i];
+    self->boneyard_size = ntiles - players * hand;
     int o = 0, p = players;
     self->o_hand = o, o += NTILES;
     self->o_drawn = o, o += NTILES;
@@ -325,7 +334,7 @@ static int vec_init(VecCore *self, PyObject *args, PyObject *kwds) {
     /* encode adds 1 / scale into a float32 entry once per pass (or draw), so
      * the n-th count is n such float additions, tabulated here. */
     int max_draws = self->boneyard_size - LOCKED;
-    int max_round_moves = players * (NTILES - LOCKED + max_draws + 1);
+    int max_round_moves = players * (ntiles - LOCKED + max_draws + 1);
     float pass_step = (float)(1.0 / ((double)max_round_moves / players));
     float draw_step = (float)(1.0 / (double)(max_draws > 1 ? max_draws : 1));
     self->pass_tab[0] = self->draw_tab[0] = 0.0f;
@@ -442,12 +451,12 @@ static int uniform(Game *g) {
 /* bots.heuristic.HeuristicBot, move for move, with the margin and weights
  * Python gives (its scores in doubles, summed in the same order). */
 enum { H_MARGIN, H_PIPS, H_DOUBLE, H_FOLLOW, H_VARIETY, H_BLOCK, H_SHUT, H_FEED };
-static int heuristic(const Game *g, const double *w, int partners) {
+static int heuristic(const Game *g, const double *w, int partners, uint32_t set_mask) {
     const RState *s = &g->st;
     int me = s->to_move, n = s->players, legal[MAX_MOVES], k = rules_legal(s, legal);
     uint32_t mine = s->hand[me], played = 0;
     for (int p = 0; p < n; p++) played |= g->played[p];
-    uint32_t unseen = ((1u << NTILES) - 1) & ~mine & ~played;
+    uint32_t unseen = set_mask & ~mine & ~played;
     int can_pass = 0, can_draw = 0, best = -1, best_open = 0;
     double best_score = 0.0;
     for (int j = 0; j < k; j++) {
@@ -516,7 +525,7 @@ static int heuristic(const Game *g, const double *w, int partners) {
 /* Deal a round from its digest; ``leader`` -1: the deal's random seat. */
 static void deal(const VecCore *e, Game *g, const unsigned char *digest, int leader) {
     uint8_t tiles[NTILES];
-    int drawn = rules_deal(digest, e->players, tiles);
+    int drawn = rules_deal(digest, e->players, e->set, e->ntiles, tiles);
     if (leader < 0) leader = drawn;
     memset(g, 0, offsetof(Game, dealt));
     RState *s = &g->st;
@@ -524,7 +533,7 @@ static void deal(const VecCore *e, Game *g, const unsigned char *digest, int lea
     s->flags = e->flags;
     for (int p = 0; p < e->players; p++)
         for (int k = 0; k < e->hand; k++) s->hand[p] |= 1u << tiles[p * e->hand + k];
-    s->nbone = NTILES - e->players * e->hand;
+    s->nbone = e->ntiles - e->players * e->hand;
     memcpy(s->bone, tiles + e->players * e->hand, (size_t)s->nbone);
     s->left = s->right = -1;
     s->to_move = g->leader = g->last = leader;
@@ -533,7 +542,7 @@ static void deal(const VecCore *e, Game *g, const unsigned char *digest, int lea
 
 static void play(Game *g, int code);
 static int greedy(const RState *s);
-static int heuristic(const Game *g, const double *w, int partners);
+static int heuristic(const Game *g, const double *w, int partners, uint32_t set_mask);
 static int uniform(Game *g);
 
 static inline int side_of(const VecCore *e, int seat) { return (e->flags & F_PARTNERSHIPS) ? seat % 2 : seat; }
@@ -589,7 +598,7 @@ static void advance(const VecCore *e, Game *g, float *rw, int32_t *pt) {
         } else if (g->agent >= 0 && g->st.to_move != g->agent) {
             int bot = g->bot[g->st.to_move];
             play(g, bot == OPP_GREEDY      ? greedy(&g->st)
-                    : bot == OPP_HEURISTIC ? heuristic(g, e->hw, e->flags & F_PARTNERSHIPS)
+                    : bot == OPP_HEURISTIC ? heuristic(g, e->hw, e->flags & F_PARTNERSHIPS, e->set_mask)
                                            : uniform(g));
         } else {
             return;

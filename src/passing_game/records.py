@@ -46,9 +46,13 @@ from passing_game.rules import Rules
 
 RECORD_FORMAT = "passing-game-record"
 RECORD_VERSION = 2
+#: The version of a record played with a smaller set than the double-six
+#: (``Rules.max_pip`` < 6, issue 28): version 2 plus the rules' ``max_pip``,
+#: which a version-2 reader would refuse; every other record stays version 2.
+SMALL_SET_VERSION = 3
 #: The versions ``load_record`` reads; version 1 is read as version 2 without
 #: marks and without a resignation.
-READ_VERSIONS = (1, 2)
+READ_VERSIONS = (1, 2, 3)
 #: What a move's mark says (version 2): a bot made that move for the person
 #: whose time ran out (``"timeout"``), or for a person who was away
 #: (``"stand-in"``).
@@ -123,10 +127,11 @@ def match_to_record(
     (``passing_game.fairness.Fairness.to_dict``: the commitment revealed).
     """
     grouped = _marks_by_round(match, marks)
+    rules = match.rules.to_dict()
     record: dict[str, Any] = {
         "format": RECORD_FORMAT,
-        "version": RECORD_VERSION,
-        "rules": match.rules.to_dict(),
+        "version": RECORD_VERSION if "max_pip" not in rules else SMALL_SET_VERSION,
+        "rules": rules,
         "seed": match.seed if match.dealt_from_seed else None,
         "rounds": [
             _round_to_dict(i + 1, r, grouped.get(i + 1, {})) for i, r in enumerate(match.rounds)
@@ -259,11 +264,17 @@ def load_record(source: str | bytes | Mapping[str, Any]) -> Match:
 
     Raises ``RecordError`` naming the round and move for a record that is not
     JSON, not a record, of another version, corrupt, or holds an illegal move.
-    Reads versions 1 and 2 (``READ_VERSIONS``). A record with ``resigned`` is
+    Reads versions 1, 2 and 3 (``READ_VERSIONS``). A record with ``resigned`` is
     resigned by that seat after its moves are replayed (P25).
     """
     data = _parse(source)
     rules_data = _need(data, "rules", Mapping, _("record"))
+    if "max_pip" in rules_data and data.get("version") != SMALL_SET_VERSION:
+        raise RecordError(
+            _("record rules: 'max_pip' (a smaller set) needs record version {version}").format(
+                version=SMALL_SET_VERSION
+            )
+        )
     try:
         rules = Rules.from_dict(rules_data)
     except PassingGameError as exc:

@@ -103,8 +103,8 @@ def _digest(seed: int | str, number: int) -> bytes:
 def _shuffle(rules: Rules, digest: bytes) -> tuple[list[list[Tile]], list[Tile], int]:
     """``seeded_deal`` from the digest (``rules_deal`` in ``_rules.h`` does the same in C)."""
     x = int.from_bytes(digest, "little")
-    tiles = list(TILES)
-    for i in range(27, 0, -1):
+    tiles = list(rules.tiles)
+    for i in range(len(tiles) - 1, 0, -1):
         x, j = divmod(x, i + 1)
         tiles[i], tiles[j] = tiles[j], tiles[i]
     size = rules.hand_size
@@ -211,7 +211,8 @@ class Round:
         """An exact starting position; ``boneyard[0]`` is the next tile drawn.
 
         Tiles may be given as ``Tile`` or as text like ``"3-5"``. The deal
-        must hold the 28 tiles exactly once with the hand sizes of ``rules``.
+        must hold the set's tiles (the 28 of the double-six unless
+        ``rules.max_pip`` is smaller) exactly once with the hand sizes of ``rules``.
         """
         if not isinstance(rules, Rules):
             raise ValueError(_("rules must be a Rules value, got “{value}”").format(value=rules))
@@ -257,7 +258,16 @@ class Round:
             raise ValueError(
                 _("the deal holds {tiles} more than once").format(tiles=", ".join(map(str, twice)))
             )
-        missing = sorted(set(TILES) - seen)
+        foreign = sorted(seen - set(rules.tiles))
+        if foreign:
+            raise ValueError(
+                ngettext(
+                    "the deal holds {tiles}, which is not in the double-{top} set",
+                    "the deal holds {tiles}, which are not in the double-{top} set",
+                    len(foreign),
+                ).format(tiles=", ".join(map(str, foreign)), top=rules.max_pip)
+            )
+        missing = sorted(set(rules.tiles) - seen)
         if missing:
             raise ValueError(
                 _("the deal is missing {tiles}").format(tiles=", ".join(map(str, missing)))

@@ -5,6 +5,8 @@ a field here, so that one frozen value describes a whole game.
 
 >>> Rules().hand_size, Rules().target, Rules(players=4).target
 (7, 101, 61)
+>>> Rules(max_pip=3).tile_count, Rules(max_pip=3).hand_size
+(10, 2)
 >>> Rules(players=5)
 Traceback (most recent call last):
 ...
@@ -19,6 +21,7 @@ from typing import Any, Literal
 
 from passing_game.errors import PassingGameError
 from passing_game.i18n import _, ngettext
+from passing_game.tiles import MAX_PIP, MIN_PIP, SET_MASKS, Tile, set_tiles
 
 DrawRule = Literal["ends-turn", "continue"]
 PassingRule = Literal["free", "forced"]
@@ -76,6 +79,9 @@ class Rules:
 
     ``hand_size`` and ``target`` are derived from the player count (R2.2,
     R8.1) when left as ``None``; after construction they always hold numbers.
+    ``max_pip`` names the set: 6, the double-six of R1.3, or a smaller set
+    for research (double-two to double-five, issue 28; docs/DECISIONS.md P64),
+    whose default hands keep the double-six's share of the set.
     """
 
     players: int = 2
@@ -86,6 +92,7 @@ class Rules:
     leader: LeaderRule = "random"
     target: int = field(default=None)  # type: ignore[assignment]
     hand_size: int = field(default=None)  # type: ignore[assignment]
+    max_pip: int = MAX_PIP
 
     def __post_init__(self) -> None:
         _choice("players", self.players, PLAYERS)
@@ -100,14 +107,18 @@ class Rules:
         _choice("passing", self.passing, PASSING_RULES)
         _choice("scoring", self.scoring, SCORING_RULES)
         _choice("leader", self.leader, LEADER_RULES)
+        _choice("max_pip", self.max_pip, tuple(range(MIN_PIP, MAX_PIP + 1)))
+        count = self.tile_count
         if self.hand_size is None:
-            object.__setattr__(self, "hand_size", 7 if self.players < 4 else 6)
+            # R2.2 with the double-six; a smaller set keeps its share (P64).
+            share = 7 if self.players < 4 else 6
+            object.__setattr__(self, "hand_size", count * share // 28)
         elif (
             not isinstance(self.hand_size, int)
             or isinstance(self.hand_size, bool)
-            or not 1 <= self.hand_size <= (28 - LOCKED_TILES) // self.players
+            or not 1 <= self.hand_size <= (count - LOCKED_TILES) // self.players
         ):
-            most = (28 - LOCKED_TILES) // self.players
+            most = (count - LOCKED_TILES) // self.players
             raise RulesError(
                 ngettext(
                     "hand_size must be a whole number from 1 to {most} with "
@@ -154,9 +165,24 @@ class Rules:
         return seat % 2 if self.partnerships else seat
 
     @property
+    def tiles(self) -> tuple[Tile, ...]:
+        """The set's tiles in ``TILES`` order: all 28 unless ``max_pip`` < 6 (R1.3)."""
+        return set_tiles(self.max_pip)
+
+    @property
+    def tile_count(self) -> int:
+        """How many tiles the set holds: 28 for the double-six (R1.3)."""
+        return (self.max_pip + 1) * (self.max_pip + 2) // 2
+
+    @property
+    def tile_mask(self) -> int:
+        """The set's tiles as a bit mask of their indices."""
+        return SET_MASKS[self.max_pip]
+
+    @property
     def boneyard_size(self) -> int:
         """Tiles left after the deal (R2.3)."""
-        return 28 - self.players * self.hand_size
+        return self.tile_count - self.players * self.hand_size
 
     @property
     def max_draws(self) -> int:
@@ -167,20 +193,32 @@ class Rules:
     def max_round_moves(self) -> int:
         """An upper bound on the moves of one round (R6, D3).
 
-        At most 26 plays (the two locked tiles are never played) and
-        ``max_draws`` draws: ``A`` actions. Passes come in runs between them;
-        a run of ``players`` passes ends the round (D3), so each of the at most
-        ``A + 1`` runs holds at most ``players - 1`` passes, plus the one pass
-        that may end the round: ``A + (A + 1)(players - 1) + 1 = players(A + 1)``.
+        At most ``tile_count - 2`` plays (the two locked tiles are never
+        played; 26 with the double-six) and ``max_draws`` draws: ``A``
+        actions. Passes come in runs between them; a run of ``players``
+        passes ends the round (D3), so each of the at most ``A + 1`` runs
+        holds at most ``players - 1`` passes, plus the one pass that may end
+        the round: ``A + (A + 1)(players - 1) + 1 = players(A + 1)``.
 
         >>> [Rules(players=n).max_round_moves for n in (2, 3, 4)]
         [78, 96, 116]
         """
-        actions = 28 - LOCKED_TILES + self.max_draws
+        actions = self.tile_count - LOCKED_TILES + self.max_draws
         return self.players * (actions + 1)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The fields as a mapping; ``max_pip`` only for a smaller set.
+
+        Leaving out the double-six's ``max_pip`` keeps every record, puzzle
+        and message about the standard game as it was before the field (P64).
+
+        >>> "max_pip" in Rules().to_dict(), Rules(max_pip=4).to_dict()["max_pip"]
+        (False, 4)
+        """
+        data = asdict(self)
+        if self.max_pip == MAX_PIP:
+            del data["max_pip"]
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Rules:

@@ -158,6 +158,29 @@ OTHER: tuple[int, ...] = tuple(
 )
 
 
+#: The smallest set the rules allow (double-two; issue 28's mini variants).
+MIN_PIP = 2
+
+
+def set_tiles(max_pip: int = MAX_PIP) -> tuple[Tile, ...]:
+    """The tiles of the double-``max_pip`` set, in ``TILES`` order.
+
+    A smaller set keeps every tile's index in the double-six set, so move
+    codes, hand masks and notation mean the same in every variant.
+
+    >>> [str(t) for t in set_tiles(2)]
+    ['0-0', '0-1', '0-2', '1-1', '1-2', '2-2']
+    >>> len(set_tiles(3)), len(set_tiles(6)) == len(TILES)
+    (10, True)
+    """
+    return _SETS[max_pip] if max_pip in _SETS else tuple(t for t in TILES if t.high <= max_pip)
+
+
+_SETS = {top: tuple(t for t in TILES if t.high <= top) for top in range(MIN_PIP, MAX_PIP + 1)}
+#: ``SET_MASKS[max_pip]``: the double-``max_pip`` set as a bit mask of indices.
+SET_MASKS: dict[int, int] = {top: sum(1 << t.index for t in _SETS[top]) for top in _SETS}
+
+
 def mask_of(tiles: Iterable[Tile]) -> int:
     """Tiles as a bit mask of their indices (how rounds keep hands)."""
     mask = 0

@@ -14,7 +14,7 @@ from passing_game import legality
 from passing_game.moves import Draw, Move, Play
 from passing_game.outcome import RoundResult
 from passing_game.rules import Rules
-from passing_game.tiles import TILES, Placed, Tile, mask_of
+from passing_game.tiles import Placed, Tile, mask_of
 
 
 class Turn(NamedTuple):
@@ -105,7 +105,7 @@ class View:
     @property
     def unseen(self) -> frozenset[Tile]:
         """Tiles this seat has not seen: other hands and the boneyard."""
-        return frozenset(TILES) - self.played - frozenset(self.hand)
+        return frozenset(self.rules.tiles) - self.played - frozenset(self.hand)
 
     def side_of(self, seat: int) -> int:
         return self.rules.side_of(seat)

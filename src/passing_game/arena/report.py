@@ -64,6 +64,8 @@ def headline(summary: Summary, jobs: int | None = None) -> str:
     labels = [b["label"] for b in config["bots"]]
     kind = "matches" if summary.mode == "matches" else "rounds"
     team = ", partnerships" if rules["partnerships"] else ""
+    if "max_pip" in rules:  # a smaller set (issue 28)
+        team += f", double-{rules['max_pip']}, {rules['hand_size']} tiles a hand"
     text = (
         f"Arena: {' vs '.join(labels)} · {rules['players']} players{team} · "
         f"{config['blocks']} deals × {len(config['seatings'])} seatings = "

@@ -96,7 +96,7 @@ def read(view: View) -> Knowledge:
     players = view.rules.players
     my_mask = mask_of(view.hand)
     played = mask_of(view.played)
-    unseen = ((1 << 28) - 1) & ~my_mask & ~played
+    unseen = view.rules.tile_mask & ~my_mask & ~played
     ends: tuple[int, int] | None = None
     # per history position: (seat, tile laid or -1, drew?)
     turns: list[tuple[int, int, bool]] = []

@@ -114,6 +114,8 @@ def build_rules(
     leader: str,
     target: int | None,
     target_preset: str | None,
+    max_pip: int = 6,
+    hand_size: int | None = None,
 ) -> Rules:
     """Rules from the options; a bad combination becomes a usage error."""
     if target is not None and target_preset is not None:
@@ -125,6 +127,8 @@ def build_rules(
         "passing": passing,
         "scoring": scoring,
         "leader": leader,
+        "max_pip": max_pip,
+        "hand_size": hand_size,
     }
     try:
         if target_preset is not None:
@@ -218,6 +222,26 @@ _RULES_OPTIONS: tuple[Callable[[Any], Any], ...] = (
             " partnerships, 61 otherwise."
         ),
     ),
+    option(
+        "--set",
+        "max_pip",
+        type=click.IntRange(2, 6),
+        default=6,
+        show_default=True,
+        help=N_(
+            "The set of tiles by its highest double: 6, the double-six (the standard"
+            " game); 2 to 5, a smaller set for research."
+        ),
+    ),
+    option(
+        "--hand-size",
+        type=click.IntRange(min=1),
+        default=None,
+        help=N_(
+            "Tiles dealt to each hand (default 7, or 6 with 4 players; a smaller set"
+            " keeps the same share of its tiles)."
+        ),
+    ),
 )
 
 
@@ -236,6 +260,8 @@ def rules_options(command: _F) -> _F:
             kwargs.pop("leader"),
             kwargs.pop("target"),
             kwargs.pop("target_preset"),
+            kwargs.pop("max_pip"),
+            kwargs.pop("hand_size"),
         )
         return command(*args, **kwargs)
 

@@ -32,7 +32,9 @@ One OpenSpiel episode is one round (R2-R7), played by the rules engine's own
 
 Game parameters: ``players`` (2-4), ``partnerships`` (bool), ``draw``
 (``"ends-turn"`` or ``"continue"``, D1), ``passing`` (``"free"`` or
-``"forced"``, D2), ``scoring`` (``"literal"`` or ``"pairwise"``, D4).
+``"forced"``, D2), ``scoring`` (``"literal"`` or ``"pairwise"``, D4), and for
+the smaller sets of issue 28 ``max_pip`` (2-6: double-two to double-six) and
+``hand_size`` (0: the rules' default for the set and the players).
 """
 
 from __future__ import annotations
@@ -61,10 +63,9 @@ DEFAULT_PARAMS: dict[str, Any] = {
     "draw": "ends-turn",
     "passing": "free",
     "scoring": "literal",
+    "max_pip": 6,
+    "hand_size": 0,
 }
-
-#: No round can be worth more than all the pips of the set.
-MAX_POINTS = 168
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -96,6 +97,8 @@ def rules_from_params(params: Mapping[str, Any] | None) -> Rules:
         draw=str(merged["draw"]),  # type: ignore[arg-type]
         passing=str(merged["passing"]),  # type: ignore[arg-type]
         scoring=str(merged["scoring"]),  # type: ignore[arg-type]
+        max_pip=int(merged["max_pip"]),
+        hand_size=int(merged["hand_size"]) or None,  # type: ignore[arg-type]
     )
 
 
@@ -107,7 +110,14 @@ def params_from_rules(rules: Rules) -> dict[str, Any]:
         "draw": rules.draw,
         "passing": rules.passing,
         "scoring": rules.scoring,
+        "max_pip": rules.max_pip,
+        "hand_size": rules.hand_size,
     }
+
+
+def max_points(rules: Rules) -> int:
+    """No round can be worth more than all the pips of the set (168, R1.3)."""
+    return sum(t.pips for t in rules.tiles)
 
 
 def returns_of(rules: Rules, points_by_side: tuple[int, ...]) -> list[float]:
@@ -136,8 +146,8 @@ class PassingGame(pyspiel.Game):  # type: ignore[misc]
             num_distinct_actions=encoding.NUM_ACTIONS,
             max_chance_outcomes=len(TILES),
             num_players=self.rules.players,
-            min_utility=-float(MAX_POINTS),
-            max_utility=float(MAX_POINTS),
+            min_utility=-float(max_points(self.rules)),
+            max_utility=float(max_points(self.rules)),
             utility_sum=0.0,
             max_game_length=self.rules.max_round_moves,
         )
@@ -239,7 +249,7 @@ class PassingGameState(pyspiel.State):  # type: ignore[misc]
         if rnd is None:
             if self._dealt_count() < self.rules.players * self.rules.hand_size:
                 dealt = {t for h in self.p.dealt for t in h}
-                left = [t.index for t in TILES if t not in dealt]
+                left = [t.index for t in self.rules.tiles if t not in dealt]
                 return [(i, 1.0 / len(left)) for i in left]
             n = self.rules.players
             return [(seat, 1.0 / n) for seat in range(n)]
@@ -258,10 +268,10 @@ class PassingGameState(pyspiel.State):  # type: ignore[misc]
                 p.dealt[count // rules.hand_size].append(TILES[action])
                 return
             dealt = {t for h in p.dealt for t in h}
-            if p.plan is not None and set(p.plan) == set(TILES) - dealt:
+            if p.plan is not None and set(p.plan) == set(rules.tiles) - dealt:
                 pile = list(p.plan)
             else:
-                pile = [t for t in TILES if t not in dealt]
+                pile = [t for t in rules.tiles if t not in dealt]
             p.round = Round.from_deal(rules, p.dealt, pile, int(action))
             return
         if p.pending_draw:
@@ -349,7 +359,7 @@ class PassingGameState(pyspiel.State):  # type: ignore[misc]
         """While dealing: the player's own tiles as dealt, the others at random."""
         mine = self.p.dealt[player]
         dealt_others = [t for seat, h in enumerate(self.p.dealt) if seat != player for t in h]
-        pool = [t for t in TILES if t not in mine]
+        pool = [t for t in self.rules.tiles if t not in mine]
         rng.shuffle(pool)
         replacement = iter(pool[: len(dealt_others)])
         new: PassingGameState = self.get_game().new_initial_state()

@@ -167,6 +167,7 @@ class VectorPassingGame(gym.vector.VectorEnv[Array, Array, Array]):
             episode == "match",
             LEADER_RULES.index(self.rules.leader),
             weights,
+            self.rules.max_pip,
         )
         self._obs = np.zeros((n, size), np.float32)
         self._mask = np.zeros((n, NUM_ACTIONS), np.bool_)

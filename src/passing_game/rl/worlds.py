@@ -28,7 +28,7 @@ import random
 from passing_game.errors import IllegalMove
 from passing_game.moves import Draw, Play
 from passing_game.round import Round
-from passing_game.tiles import TILES, Tile
+from passing_game.tiles import Tile
 from passing_game.views import View
 
 
@@ -49,7 +49,7 @@ def _guess(
     n = rules.players
     me = view.seat
     train = {p.tile for p in view.train}
-    unseen = [t for t in TILES if t not in train and t not in view.hand]
+    unseen = [t for t in view.rules.tiles if t not in train and t not in view.hand]
     rng.shuffle(unseen)
     current: list[list[Tile]] = [[] for _ in range(n)]
     current[me] = list(view.hand)
