@@ -7,46 +7,27 @@
 // /api/learn/done): what the browser did before signing in is added. The lessons
 // come in parts (P47): the basics end in a real game against the Beginner bot, as
 // the lobby's card starts it (or "More lessons"); the target and teams, and playing
-// well, follow, offered by the lobby once the basics are done (moreLessons). "Play
+// well, follow, offered by the lobby once the basics are done (lessons.js). "Play
 // the computer now" starts that game at any time. Keys: D, P, Escape, the arrows
 // (onKey, from keys.js).
 
 import { accountPost } from "./account.js";
 import { backTile, domino, h, tileParts, tileText } from "./dom.js";
 import { I18N, nt, t } from "./i18n.js";
+import { DONE_KEY, lessonsDone } from "./lessons.js";
 import { savedName, send } from "./socket.js";
 import { S, changed } from "./state.js";
 import { pageTools } from "./tools.js";
-
-const DONE_KEY = "passing-game:learn-done";
 
 // Each part's heading (the lessons' `part`, passing_game.learn.PARTS).
 function partTitle(part) {
   return part === "basics" ? t("The basics") : part === "game" ? t("Target and teams") : t("Playing well");
 }
 
-function doneHere() {
-  try {
-    const got = JSON.parse(localStorage.getItem(DONE_KEY) || "[]");
-    return new Set(Array.isArray(got) ? got : []);
-  } catch (e) {
-    return new Set();
-  }
-}
-
-// For the lobby: true when this browser has done every basic lesson and not yet
-// every other one (the config's lessons, in order).
-export function moreLessons() {
-  const all = (S.config && S.config.lessons) || [];
-  const finished = doneHere();
-  const basics = all.filter((l) => l.part === "basics");
-  return basics.length > 0 && basics.every((l) => finished.has(l.id)) && all.some((l) => !finished.has(l.id));
-}
-
 export const Learn = (() => {
   const L = { on: false, list: null, view: null, id: null, answer: null, choosing: null, error: null, busy: false, lang: null, signedIn: false };
 
-  const done = doneHere;
+  const done = lessonsDone;
 
   function markDone(...ids) {
     const got = done();

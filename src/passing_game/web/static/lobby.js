@@ -6,7 +6,7 @@
 import { accountRated, accountRatedField } from "./account.js";
 import { domino, field, h, select } from "./dom.js";
 import { nt, t } from "./i18n.js";
-import { moreLessons } from "./learn.js";
+import { learnOffer } from "./lessons.js";
 import { Quick } from "./quickplay.js";
 import { seatNo } from "./seat.js";
 import { friendsCard } from "./social.js";
@@ -111,7 +111,7 @@ export function renderLobby() {
       h("p", { class: "tagline", text: t("A domino game for 2 to 4 players. Play friends or bots in your browser.") })),
     yoursCard(), // yours.js: the tables where you hold a seat
     computerCard(),
-    learnOffer(), // the tutorial, offered on a first visit (learn.js); after the computer, still one tap
+    learnOffer(), // lessons.js: the tutorial on a first visit, then its rest; after the computer, still one tap
     puzzlesCard(), // the puzzles (puzzles.js): the next one, the puzzle of the day
     Quick.lobbyTop(), // quickplay.js: Play now, the daily deal
     h("div", { class: "lobby-cards" }, form, join),
@@ -120,32 +120,6 @@ export function renderLobby() {
     // which stays the computer's and quick play's (a challenge's notice shows anywhere).
     friendsCard(),
     tournamentsCard()); // tournaments.js: the public tournaments, and one for friends
-}
-
-// The tutorial offered on a first visit (issue 25); the answer is remembered. Once the
-// basics are done (they end in a real game), the rest of the lessons is offered the
-// same way (P47).
-const OFFER_KEY = "passing-game:learn-offer";
-const MORE_KEY = "passing-game:learn-more-offer";
-
-function learnOffer() {
-  if (localStorage.getItem(OFFER_KEY)) return moreOffer();
-  const answer = (value) => () => localStorage.setItem(OFFER_KEY, value);
-  return h("section", { class: "card learn-offer", id: "learn-offer", "aria-labelledby": "learn-offer-text" },
-    h("p", { id: "learn-offer-text", text: t("New to The Passing Game? Learn it in 3 minutes.") }),
-    h("div", { class: "row" },
-      h("a", { href: "/learn", class: "button primary", id: "learn-start", onclick: answer("accepted") }, t("Start the tutorial")),
-      h("button", { type: "button", id: "learn-no", onclick: () => { answer("declined")(); changed(); } }, t("No thanks"))));
-}
-
-function moreOffer() {
-  if (localStorage.getItem(MORE_KEY) || !moreLessons()) return null;
-  const answer = (value) => () => localStorage.setItem(MORE_KEY, value);
-  return h("section", { class: "card learn-offer", id: "learn-more-offer", "aria-labelledby": "learn-more-text" },
-    h("p", { id: "learn-more-text", text: t("You know the basics. Go on with the target, partnerships and playing well.") }),
-    h("div", { class: "row" },
-      h("a", { href: "/learn", class: "button primary", id: "learn-more" }, t("More lessons")),
-      h("button", { type: "button", id: "learn-more-no", onclick: () => { answer("declined")(); changed(); } }, t("No thanks"))));
 }
 
 // The puzzles (issue 25, item 2): links to /puzzles and the puzzle of the day.
