@@ -7,13 +7,26 @@ claim is checked under the rule it teaches.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from passing_game.errors import ParseError
-from passing_game.learn import BASICS, BY_ID, LESSONS, Lesson, after, answers, check, position
+from passing_game.learn import (
+    BASICS,
+    BY_ID,
+    FIRST_ROUND,
+    LESSONS,
+    PARTS,
+    Lesson,
+    after,
+    answers,
+    check,
+    position,
+)
 from passing_game.moves import Draw, Pass, Play, code_to_move, parse_move
 from passing_game.puzzles import Solver, view_values
 from passing_game.round import Round
+from passing_game.rules import Rules
 from passing_game.state import State
 from passing_game.tiles import TILES, Tile
 
@@ -36,16 +49,55 @@ def test_ids_are_unique_and_basics_come_first() -> None:
     assert all(lesson.basic for lesson in BASICS)
     assert not any(lesson.basic for lesson in LESSONS[len(BASICS) :])
     assert [lesson.id for lesson in LESSONS[-2:]] == ["bluff", "hurts"]
+    # The parts in order, each lesson in one: the basics, the game's rules, playing well.
+    assert [lesson.part for lesson in LESSONS] == sorted(
+        (lesson.part for lesson in LESSONS), key=PARTS.index
+    )
+    assert LESSONS[: len(FIRST_ROUND)] == FIRST_ROUND
+    with pytest.raises(ValueError, match="part"):
+        Lesson(**{**vars(LESSONS[0]), "part": "extra"})
 
 
-def test_a_move_that_is_no_move_is_refused() -> None:
-    with pytest.raises(ParseError):
-        check(BY_ID["match"], "hello")
+def test_the_basics_are_the_rules_of_a_two_player_round() -> None:
+    """The path to the first real round (P47): every lesson on it teaches a rule that a
+    two-player round uses; the match's target (R8) and partners (R1.4) come after."""
+    rules = {lesson.rule for lesson in FIRST_ROUND}
+    assert rules == {"R4.1", "R4.2", "R5", "R4.3", "R2.4", "R4.4", "R6", "R7"}
+    assert {BY_ID["target"].part, BY_ID["partners"].part} == {"game"}
 
 
-def test_an_illegal_move_gets_the_engines_reason() -> None:
-    ok, sentence = check(BY_ID["match"], "R3-5")  # R4.1: the right end shows 6
-    assert not ok and "6" in sentence
+def numbers(text: str) -> list[int]:
+    return [int(n) for n in re.findall(r"\d+", text)]
+
+
+def test_the_numbers_a_lesson_says_are_the_engines() -> None:
+    """Every count and score a lesson's sentence states is the round's own result (R7,
+    D6, R8): the short texts keep every figure right."""
+    done = after(BY_ID["pass"]).result
+    assert done is not None  # "Your 12 pips against their 54: you score 54 − 12 = 42."
+    mine, theirs = done.pips
+    assert numbers(BY_ID["pass"].after) == [mine, theirs, theirs, mine, done.points]
+    done = after(BY_ID["ends"]).result
+    assert done is not None  # "you score your opponent's 19 pips"
+    assert numbers(BY_ID["ends"].after) == [done.points] == [done.pips[1]]
+    done = after(BY_ID["count"]).result
+    assert done is not None  # "your 5 pips ..., against 34 and 6. You score 34 + 6 − 5 = 35."
+    a, b, c = done.pips
+    assert numbers(BY_ID["count"].after) == [a, b, c, b, c, a, done.points]
+    done = after(BY_ID["partners"]).result
+    assert done is not None  # 42 pips, seat 4's 37, partner's 11, 53 against 86, 86 − 53 = 33
+    ours, others = done.side_pips
+    assert numbers(BY_ID["partners"].after) == [
+        *(done.pips[0], 4, done.pips[3], done.pips[2]),
+        *(ours, others, others, ours, done.points),
+    ]
+    target = BY_ID["target"]
+    done = after(target).result
+    assert done is not None and target.scores is not None
+    four = Rules(players=4).target  # "101 points with two or three players, 61 with four"
+    assert numbers(target.text) == [target.rules.target, four, done.points]
+    total = target.scores[0] + done.points  # "90 + 14 = 104: you reached 101"
+    assert numbers(target.after) == [target.scores[0], done.points, total, target.rules.target]
 
 
 def test_r4_1_one_tile_matches_an_end() -> None:

@@ -114,3 +114,24 @@ def test_the_right_move_shows_the_table_after_it_and_still_no_hidden_tile(
     rnd = position(BY_ID["double"])
     assert not any(f'"{t}"' in got.text for t in (*rnd.hands[1], *rnd.boneyard))
     assert "after" not in client.post("/api/learn/double/try", json={"move": "pass"}).json()
+
+
+def test_the_parts_count_their_own_lessons_and_the_basics_end_in_a_real_round(
+    client: TestClient,
+) -> None:
+    """P47: the basics are numbered "1 of 8" to "8 of 8" and the last says its part
+    ends (the page then offers a real game); the config lists every lesson's part, for
+    the lobby's offer of the rest."""
+    views = {lesson.id: client.get(f"/api/learn/{lesson.id}").json() for lesson in LESSONS}
+    basics = [lesson for lesson in LESSONS if lesson.part == "basics"]
+    assert [views[lesson.id]["number"] for lesson in basics] == list(range(1, len(basics) + 1))
+    assert {views[lesson.id]["total"] for lesson in basics} == {len(basics)}
+    assert [lesson.id for lesson in LESSONS if views[lesson.id]["part_end"]] == [
+        basics[-1].id,
+        "partners",
+        LESSONS[-1].id,
+    ]
+    assert views["target"]["part"] == "game" and views["target"]["number"] == 1
+    assert views["heavy"]["part"] == "play" and views["heavy"]["basic"] is False
+    config = client.get("/api/config").json()
+    assert config["lessons"] == [{"id": lesson.id, "part": lesson.part} for lesson in LESSONS]

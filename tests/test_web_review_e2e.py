@@ -120,7 +120,7 @@ def test_the_analysis_marks_a_deliberate_blunder(
     page.screenshot(path=str(shots / "replay-analysis.png"), full_page=True)
     # "Show" opens the blunder's move from the blunderer's view; the move is marked
     # (test_web_review_graph_e2e.py: the board, the graph, the numbers).
-    costliest.first.locator("button").click()
+    costliest.first.get_by_role("button", name="Show").click()
     assert page.locator("#replay-seat").input_value() == "0"
     expect(page.locator("#replay-line .mark-blunder")).to_be_visible()
     assert errors == []

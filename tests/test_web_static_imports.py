@@ -40,6 +40,8 @@ LAYERS: dict[str, list[str]] = {
         "train.js",
         # Practice from a replay's position: the replay's dialog, the table's marks.
         "practice.js",
+        # The tutorial's progress in this browser and the lobby's offers of it.
+        "lessons.js",
         # The deal's commitment at the table, and its check in the replay.
         "fairness.js",
         "summary.js",

@@ -1,8 +1,11 @@
-"""The basic lessons: the rules, one move each (issue 25, item 1).
+"""The rule lessons, one move each (issue 25, item 1).
 
+The basics are what a two-player round needs, and lead a newcomer to a first
+real round (P47); the target and partnerships, the game's rules, follow.
 Each position is a real deal and the moves to it (the project's move
 notation, ``moves.py``); ``tests/test_learn.py`` replays them and checks
-each lesson's claim under its rule number.
+each lesson's claim under its rule number. The texts are short on purpose:
+a newcomer reads the basics, and plays them, in under 3 minutes (P47).
 """
 
 from __future__ import annotations
@@ -22,10 +25,7 @@ MATCH = Lesson(
     id="match",
     rule="R4.1",
     title=N_("Match an end"),
-    text=N_(
-        "A tile you lay must match an open end of the train: the half that touches it shows"
-        " the same number. The ends show 3 and 6. Lay the tile that fits."
-    ),
+    text=N_("A tile you lay must match an open end of the train. Lay the tile that fits."),
     rules=TWO,
     hands=(_M0, _M1),
     boneyard=rest(_M0, _M1),
@@ -42,20 +42,14 @@ BOTH = Lesson(
     id="both",
     rule="R4.2",
     title=N_("A tile that fits both ends"),
-    text=N_(
-        "The ends show 2 and 4, and [2|4] fits both: you choose the end it goes on. Lay it on"
-        " either end."
-    ),
+    text=N_("[2|4] fits both ends: you choose which. Lay it on either end."),
     rules=TWO,
     hands=(_B0, _B1),
     boneyard=rest(_B0, _B1),
     leader=1,
     history=("L2-6", "R4-6", "pass"),
     answers=("L2-4", "R2-4"),
-    after=N_(
-        "Right: either end was allowed. Choose the one that leaves numbers you still hold on"
-        " the ends."
-    ),
+    after=N_("Right: either end was allowed."),
     reason=N_("That is allowed, but this lesson is about [2|4]: lay it on either end."),
 )
 
@@ -65,10 +59,7 @@ DOUBLE = Lesson(
     id="double",
     rule="R5",
     title=N_("Doubles"),
-    text=N_(
-        "A double such as [5|5] is laid crosswise and does not branch the train: after it,"
-        " the end still shows 5 and the train keeps two ends. Lay your double."
-    ),
+    text=N_("A double is laid crosswise and does not branch the train. Lay [5|5]."),
     rules=TWO,
     hands=(_D0, _D1),
     boneyard=rest(_D0, _D1),
@@ -86,8 +77,8 @@ DRAW = Lesson(
     rule="R4.3",
     title=N_("Draw"),
     text=N_(
-        "The ends show 4 and 6 and nothing in your hand fits. You may draw one tile from the"
-        " boneyard: it goes into your hand and your turn ends."
+        "Nothing of yours fits. Draw a tile from the boneyard: it joins your hand, and your"
+        " turn ends."
     ),
     rules=TWO,
     hands=(_W0, _W1),
@@ -96,8 +87,7 @@ DRAW = Lesson(
     history=("L4-6",),
     answers=("draw",),
     after=N_(
-        "Right: you drew [4|5], which fits next turn. You may draw even when a tile fits,"
-        " but a draw makes your hand heavier."
+        "Right: you drew [4|5]. You may draw even when a tile fits, but your hand gets heavier."
     ),
     reason=N_("Passing is allowed too, but a draw may bring a tile that fits."),
     reasons=(("pass", N_("Passing is allowed too, but a draw may bring a tile that fits.")),),
@@ -114,8 +104,8 @@ LOCKED = Lesson(
     rule="R2.4",
     title=N_("The last two tiles never come"),
     text=N_(
-        "Four players: the boneyard started with 4 tiles and two have been drawn. The last two"
-        " tiles of the boneyard can never be drawn. Nothing of yours fits the 6: what now?"
+        "The last two tiles of the boneyard are never drawn, and only two are left. Nothing of"
+        " yours fits: what now?"
     ),
     rules=FOUR,
     hands=_L,
@@ -123,10 +113,7 @@ LOCKED = Lesson(
     leader=1,
     history=("L6-6", "draw", "draw"),
     answers=("pass",),
-    after=N_(
-        "Right: you pass. The last two tiles stay face down until the round ends, and count"
-        " for nobody."
-    ),
+    after=N_("Right: you pass. The last two tiles stay face down and count for nobody."),
     reason=N_("Nothing of yours fits the 6, and the last two tiles cannot be drawn: pass."),
     reasons=(
         ("draw", N_("The last two tiles of the boneyard can never be drawn: you cannot draw now.")),
@@ -140,9 +127,8 @@ PASS = Lesson(
     rule="R4.4",
     title=N_("Pass by choice"),
     text=N_(
-        "You may pass whenever you like, even when a tile fits. Your opponent just passed."
-        " If everyone passes in turn, the round ends and is counted as blocked. Your hand is"
-        " far lighter than theirs: end the round now."
+        "You may pass even when a tile fits. When everyone passes in turn, the round ends."
+        " Your opponent passed, and your hand is far lighter: pass."
     ),
     rules=TWO,
     hands=(_P0, _P1),
@@ -150,10 +136,7 @@ PASS = Lesson(
     leader=1,
     history=("L5-6", "R1-6", "pass"),
     answers=("pass",),
-    after=N_(
-        "Right: both of you passed, so the round ends. You count 12 pips, your opponent 54:"
-        " you score 54 − 12 = 42."
-    ),
+    after=N_("Right: the round ends. Your 12 pips against their 54: you score 54 − 12 = 42."),
     reason=N_(
         "That is allowed, but passing now ends the round while your hand is the lighter one."
     ),
@@ -168,9 +151,8 @@ ENDS = Lesson(
     rule="R6",
     title=N_("How a round ends"),
     text=N_(
-        "A round ends at once when someone lays their last tile (domino), when nobody can lay"
-        " a tile and nobody may draw (block), or when everyone passes in turn. You hold one"
-        " tile: lay it."
+        "A round ends when someone lays their last tile (domino), when nobody can lay or draw"
+        " (block), or when everyone passes in turn. Lay your last tile."
     ),
     rules=TWO,
     hands=_E,
@@ -184,9 +166,7 @@ ENDS = Lesson(
         *("L1-6", "draw", "R6-6", "L0-1", "pass", "L0-2", "L2-2", "L2-4"),
     ),
     answers=("L1-4",),
-    after=N_(
-        "Domino! Your hand is empty and the round is over: you score your opponent's 19 pips."
-    ),
+    after=N_("Domino! The round is over: you score your opponent's 19 pips."),
     reason=N_("That is allowed, but your last tile fits: lay it and the round is over."),
 )
 
@@ -200,9 +180,8 @@ COUNT = Lesson(
     rule="R7",
     title=N_("Counting and scoring"),
     text=N_(
-        "When a round ends, everyone counts the pips left in their hand. The lowest count"
-        " wins and scores the others' counts minus their own; if two share the lowest count,"
-        " nobody scores. Either tile you lay blocks the round. Which one wins it?"
+        "Either tile ends the round. The lowest count of pips in hand scores the others'"
+        " counts minus its own; a tie for the lowest scores nothing. Which tile wins?"
     ),
     rules=THREE,
     hands=_C,
@@ -214,9 +193,7 @@ COUNT = Lesson(
         *("R1-6", "L2-5", "pass", "R1-3"),
     ),
     answers=("R2-3",),
-    after=N_(
-        "Right: you keep 5 pips against 34 and 6, the lowest count. You score 34 + 6 − 5 = 35."
-    ),
+    after=N_("Right: your 5 pips are the lowest, against 34 and 6. You score 34 + 6 − 5 = 35."),
     reason=N_(
         "Passing is allowed, but a tile laid now ends the round: lay the one that leaves you"
         " the lowest count."
@@ -243,16 +220,16 @@ TEAMS_LESSON = Lesson(
     rule="R1.4",
     title=N_("Partnerships"),
     text=N_(
-        "Four players may play as two teams: your partner sits across from you, seat 3. A"
-        " team counts both partners' hands together, and the lighter team scores the other"
-        " team's count minus its own. The other three have passed: your pass ends the round."
-        " Is your team the lighter one?"
+        "Four players may play as two teams: your partner is seat 3, across from you. A team"
+        " counts both hands together, and the lighter team scores the other's count minus its"
+        " own. The other three passed: is your team the lighter one?"
     ),
     rules=TEAMS,
     hands=_T,
     boneyard=rest(*_T),
     leader=0,
     history=("L6-6", "pass", "pass", "pass"),
+    part="game",
     answers=("pass",),
     after=N_(
         "Right: you hold 42 pips, more than seat 4's 37, but with your partner's 11 your team"
@@ -274,7 +251,7 @@ TARGET = Lesson(
     title=N_("The target"),
     text=N_(
         "Rounds go on until someone reaches the target: 101 points with two or three players,"
-        " 61 with four. You have 90 and your opponent holds 14 pips. Win the game."
+        " 61 with four. Your opponent holds 14 pips: win the game."
     ),
     rules=TWO,
     hands=_G,
@@ -291,9 +268,11 @@ TARGET = Lesson(
     after=N_("Domino! 90 + 14 = 104: you reached 101 and won the game."),
     reason=N_("That is allowed, but your last tile fits: lay it, score 14 and reach 101."),
     scores=(90, 70),
+    part="game",
 )
 
-#: The basic lessons, in the order they are taken.
+#: The rule lessons, in the order they are taken: the basics a round needs, then
+#: the game's (the target, partnerships).
 BASICS: tuple[Lesson, ...] = (
     MATCH,
     BOTH,
@@ -303,6 +282,6 @@ BASICS: tuple[Lesson, ...] = (
     PASS,
     ENDS,
     COUNT,
-    TEAMS_LESSON,
     TARGET,
+    TEAMS_LESSON,
 )

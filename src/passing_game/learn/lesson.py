@@ -19,6 +19,11 @@ from passing_game.rules import Rules
 from passing_game.tiles import TILES
 from passing_game.words import tile_text
 
+#: The tutorial's parts, in order: the rules a round needs (a newcomer's path to
+#: the first real round, P47), the game's rules (the target, partnerships), then
+#: playing well.
+PARTS: tuple[str, ...] = ("basics", "game", "play")
+
 
 @dataclass(frozen=True)
 class Lesson:
@@ -44,9 +49,20 @@ class Lesson:
     reason: str
     reasons: tuple[tuple[str, str], ...] = ()
     seat: int = 0
-    basic: bool = True
+    #: Where the lesson stands in the tutorial (``PARTS``): the rules a round needs,
+    #: then the game's (the target, partners), then playing well.
+    part: str = "basics"
     #: The match's scores before this round, when the lesson is about them (R8).
     scores: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.part not in PARTS:
+            raise ValueError(f"lesson {self.id}: no part {self.part!r}; the parts: {PARTS}")
+
+    @property
+    def basic(self) -> bool:
+        """A lesson on a rule (the terminal's lessons), not on playing well."""
+        return self.part != "play"
 
 
 def rest(*given: Sequence[str], first: Sequence[str] = ()) -> tuple[str, ...]:
@@ -118,4 +134,4 @@ def after(lesson: Lesson) -> Round:
     return rnd
 
 
-__all__ = ["Lesson", "after", "answers", "check", "position", "rest", "same_move"]
+__all__ = ["PARTS", "Lesson", "after", "answers", "check", "position", "rest", "same_move"]

@@ -33,7 +33,7 @@ HEAVY = Lesson(
     answers=("R6-6",),
     after=N_("Right: 12 pips out of your hand at once. Lay heavy tiles early."),
     reason=N_("[0|1] fits too, but it is worth 1 pip and [6|6] is worth 12: shed the heavy one."),
-    basic=False,
+    part="play",
 )
 
 _K0 = ("3-5", "0-1", "3-3", "3-4", "3-6", "2-3", "1-2")
@@ -60,7 +60,7 @@ KEEP = Lesson(
         "[0|1] fits, but it puts a 1 on the end, and you hold only one other tile with a 1."
         " [3|5] puts a 3 there, and you hold four more."
     ),
-    basic=False,
+    part="play",
 )
 
 _R0 = ("4-6", "2-4", "4-5", "0-0", "0-1", "1-1", "1-3")
@@ -95,7 +95,7 @@ READ = Lesson(
             ),
         ),
     ),
-    basic=False,
+    part="play",
 )
 
 _F0 = ("0-2", "0-4", "0-5", "1-2", "1-3", "3-4", "5-6")
@@ -140,7 +140,7 @@ BLUFF = Lesson(
             ),
         ),
     ),
-    basic=False,
+    part="play",
 )
 
 _W0 = ("0-6", "1-1", "1-3", "1-4", "1-5", "3-5", "4-4")
@@ -183,7 +183,7 @@ HURTS = Lesson(
             ),
         ),
     ),
-    basic=False,
+    part="play",
 )
 
 #: The play lessons, after the basics.

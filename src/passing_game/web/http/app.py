@@ -57,6 +57,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from passing_game import __version__
 from passing_game.i18n import LANGUAGES, _, current_language
+from passing_game.learn import LESSONS
 from passing_game.rules import (
     DRAW_RULES,
     LEADER_RULES,
@@ -159,6 +160,9 @@ def _config(request: Request) -> JSONResponse:
             "max_name": MAX_NAME,
             "code_length": CODE_LENGTH,
             "languages": list(LANGUAGES),
+            # The tutorial's lessons and their parts: the lobby offers the rest of it
+            # to whoever has done the basics (P47).
+            "lessons": [{"id": lesson.id, "part": lesson.part} for lesson in LESSONS],
         }
     )
 

@@ -46,7 +46,13 @@ def _error(message: str, code: str, status: int) -> JSONResponse:
 
 
 def summary(lesson: Lesson) -> dict[str, Any]:
-    return {"id": lesson.id, "rule": lesson.rule, "title": _(lesson.title), "basic": lesson.basic}
+    return {
+        "id": lesson.id,
+        "rule": lesson.rule,
+        "title": _(lesson.title),
+        "basic": lesson.basic,
+        "part": lesson.part,
+    }
 
 
 def table_view(rnd: Round, seat: int) -> dict[str, Any]:
@@ -68,13 +74,16 @@ def lesson_view(lesson: Lesson) -> dict[str, Any]:
     view = rnd.view(lesson.seat)
     index = LESSONS.index(lesson)
     following = LESSONS[index + 1] if index + 1 < len(LESSONS) else None
+    part = [other for other in LESSONS if other.part == lesson.part]
     legal = [str(same_move(rnd, m)) for m in rnd.legal_moves()]
     return {
         **summary(lesson),
         "text": _(lesson.text),
-        "number": index + 1,
-        "total": len(LESSONS),
+        # Counted within the lesson's part: the basics end in a real round (P47).
+        "number": part.index(lesson) + 1,
+        "total": len(part),
         "next": following.id if following else None,
+        "part_end": following is None or following.part != lesson.part,
         "players": view.rules.players,
         "partnerships": view.rules.partnerships,
         "target": view.rules.target,

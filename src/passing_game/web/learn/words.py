@@ -32,7 +32,16 @@ LEARN_TEXTS: dict[str, str] = {
         "You finished the tutorial. Now play a real game against the computer."
     ),
     "The basics": N_("The basics"),
+    # TRANSLATORS: the tutorial's second part: the target score and partnerships.
+    "Target and teams": N_("Target and teams"),
     "Playing well": N_("Playing well"),
+    "You know the basics. Now play a real game against the computer.": N_(
+        "You know the basics. Now play a real game against the computer."
+    ),
+    "More lessons": N_("More lessons"),
+    "You know the basics. Go on with the target, partnerships and playing well.": N_(
+        "You know the basics. Go on with the target, partnerships and playing well."
+    ),
     "Scores: you {you}, your opponent {them}. Target {target}.": N_(
         "Scores: you {you}, your opponent {them}. Target {target}."
     ),

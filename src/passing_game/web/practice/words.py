@@ -12,6 +12,13 @@ from passing_game.i18n import N_
 PRACTICE_TEXTS: dict[str, str] = {
     # TRANSLATORS: the replay's button: continue the position shown, against the computer.
     "Play on from here": N_("Play on from here"),
+    # TRANSLATORS: an analysed decision's button: play its position on against the
+    # computer, from before the move that was made there.
+    "Play on from before this move": N_("Play on from before this move"),
+    # TRANSLATORS: the practice dialog, opened from an analysed decision: where it starts.
+    "Round {n}, before move {i}: {name} to move.": N_(
+        "Round {n}, before move {i}: {name} to move."
+    ),
     "Play this position on against the computer, from the seat whose view is shown.": N_(
         "Play this position on against the computer, from the seat whose view is shown."
     ),

@@ -69,7 +69,8 @@ export function evalGraph(rows, step, pick) {
   const stop = shown >= 0 ? shown : Math.max(0, list.findIndex((row) => row.mark));
   const parts = [svg("title", { text: t("The expert's evaluation over the game") }),
     svg("line", { class: "ev-zero", x1: LEFT, x2: W - RIGHT, y1: y(0), y2: y(0) })];
-  for (const v of [hi, 0, lo]) parts.push(svg("text", { class: "ev-axis", x: LEFT - 4, y: y(v) + 4, "text-anchor": "end", text: signed(v).replace(/[.,]0$/, "") }));
+  // The axis: the top, 0 and the bottom, a bound left out where it would overlap 0's label.
+  for (const v of [hi, 0, lo].filter((v) => v === 0 || Math.abs(y(v) - y(0)) >= 11)) parts.push(svg("text", { class: "ev-axis", x: LEFT - 4, y: y(v) + 4, "text-anchor": "end", text: signed(v).replace(/[.,]0$/, "") }));
   // One line per round: a round's values are the points expected at its own end.
   let from = 0;
   list.forEach((row, i) => {
@@ -147,19 +148,21 @@ export function markTile(el, mark, kind) {
 }
 
 // The key above the train: what each mark means, in words, with the values shown
-// everywhere else for this decision.
-export function decisionMarks(row) {
+// everywhere else for this decision; `action` (a button: play on from before the move)
+// closes it.
+export function decisionMarks(row, action) {
   if (!row) return null;
   const line = (cls, text, extra) => h("p", { class: "decision-mark " + cls },
     h("span", { class: "swatch", "aria-hidden": "true" }), h("span", { text }), extra || null);
   const played = t("Decision: {move} (points: {points})", { move: row.played_words, points: signed(row.played_value ?? row.best_value) });
   if (row.played === row.best) {
     return h("div", { class: "decision-marks", id: "replay-marks" },
-      line("played best-mark", played, h("span", { class: "agreed", text: t("As the expert would play") })));
+      line("played best-mark", played, h("span", { class: "agreed", text: t("As the expert would play") })), action || null);
   }
   const kind = "is-" + (row.mark || "fine");
   const lost = row.loss > 0 ? h("span", { class: "lost", text: t("Points lost: {points}", { points: points(row.loss) }) }) : null;
   return h("div", { class: "decision-marks", id: "replay-marks" },
     line("played-mark " + kind, played, lost),
-    line("best-mark", t("The expert's choice: {move} (points: {points})", { move: row.best_words, points: signed(row.best_value) })));
+    line("best-mark", t("The expert's choice: {move} (points: {points})", { move: row.best_words, points: signed(row.best_value) })),
+    action || null);
 }

@@ -4,30 +4,30 @@
 // and why. This page only draws the learner's view and sends the move tapped.
 // Progress is kept in the browser (localStorage), by lesson id, and for a
 // signed-in person on the account too (GET /api/learn's `done`, POST
-// /api/learn/done): what the browser did before signing in is added. At the end, or
-// at any time, "Play the computer now" starts a real game against the Beginner
-// bot, as the lobby's card does. Keys: D, P, Escape, the arrows (onKey, from keys.js).
+// /api/learn/done): what the browser did before signing in is added. The lessons
+// come in parts (P47): the basics end in a real game against the Beginner bot, as
+// the lobby's card starts it (or "More lessons"); the target and teams, and playing
+// well, follow, offered by the lobby once the basics are done (lessons.js). "Play
+// the computer now" starts that game at any time. Keys: D, P, Escape, the arrows
+// (onKey, from keys.js).
 
 import { accountPost } from "./account.js";
 import { backTile, domino, h, tileParts, tileText } from "./dom.js";
 import { I18N, nt, t } from "./i18n.js";
+import { DONE_KEY, lessonsDone } from "./lessons.js";
 import { savedName, send } from "./socket.js";
 import { S, changed } from "./state.js";
 import { pageTools } from "./tools.js";
 
-const DONE_KEY = "passing-game:learn-done";
+// Each part's heading (the lessons' `part`, passing_game.learn.PARTS).
+function partTitle(part) {
+  return part === "basics" ? t("The basics") : part === "game" ? t("Target and teams") : t("Playing well");
+}
 
 export const Learn = (() => {
   const L = { on: false, list: null, view: null, id: null, answer: null, choosing: null, error: null, busy: false, lang: null, signedIn: false };
 
-  function done() {
-    try {
-      const got = JSON.parse(localStorage.getItem(DONE_KEY) || "[]");
-      return new Set(Array.isArray(got) ? got : []);
-    } catch (e) {
-      return new Set();
-    }
-  }
+  const done = lessonsDone;
 
   function markDone(...ids) {
     const got = done();
@@ -115,7 +115,7 @@ export const Learn = (() => {
     } finally {
       L.busy = false;
       changed();
-      requestAnimationFrame(() => document.getElementById(L.answer && L.answer.ok ? "learn-next" : "learn-sentence")?.focus());
+      requestAnimationFrame(() => (L.answer && L.answer.ok ? document.getElementById("learn-play") || document.getElementById("learn-next") : document.getElementById("learn-sentence"))?.focus());
     }
   }
 
@@ -175,12 +175,16 @@ export const Learn = (() => {
 
   function lessonList() {
     const finished = done();
+    const list = L.list || [];
+    const parts = [...new Set(list.map((l) => l.part))];
+    const item = (l) => h("li", { class: l.id === L.id ? "current" : "" },
+      h("button", { type: "button", class: "small learn-pick", "data-key": "learn-pick-" + l.id, "aria-current": l.id === L.id ? "step" : null, onclick: () => open(l.id) },
+        h("span", { text: l.title }), finished.has(l.id) ? h("span", { class: "tick", title: t("done") }, "✓", h("span", { class: "sr-only", text: " " + t("done") })) : null));
     return h("nav", { class: "learn-list card", "aria-labelledby": "learn-list-title" },
       h("h2", { id: "learn-list-title", text: t("Lessons") }),
-      h("p", { class: "hint", text: nt("{n} lesson done", finished.size) }),
-      h("ol", {}, (L.list || []).map((l) => h("li", { class: l.id === L.id ? "current" : "" },
-        h("button", { type: "button", class: "small learn-pick", "data-key": "learn-pick-" + l.id, "aria-current": l.id === L.id ? "step" : null, onclick: () => open(l.id) },
-          h("span", { text: l.title }), finished.has(l.id) ? h("span", { class: "tick", title: t("done") }, "✓", h("span", { class: "sr-only", text: " " + t("done") })) : null)))));
+      h("p", { class: "hint", text: nt("{n} lesson done", list.filter((l) => finished.has(l.id)).length) }),
+      parts.map((part) => [h("h3", { class: "learn-part", id: "learn-part-" + part, text: partTitle(part) }),
+        h("ol", { "aria-labelledby": "learn-part-" + part }, list.filter((l) => l.part === part).map(item))]));
   }
 
   // The lessons' words are the server's: a new language asks for them again.
@@ -202,11 +206,19 @@ export const Learn = (() => {
     }
     const answer = L.answer;
     const last = !v.next;
+    // The basics lead to a real game (P47); "More lessons" goes on to the next part.
+    const toPlay = v.part === "basics" && v.part_end;
+    const right = !answer || !answer.ok ? [] : last ? [
+      h("p", { class: "learn-finished", text: t("You finished the tutorial. Now play a real game against the computer.") }),
+      h("button", { type: "button", class: "primary big", id: "learn-play", onclick: playComputer }, t("Play the computer"))] : toPlay ? [
+      h("p", { class: "learn-finished", text: t("You know the basics. Now play a real game against the computer.") }),
+      h("div", { class: "row learn-fork" },
+        h("button", { type: "button", class: "primary big", id: "learn-play", onclick: playComputer }, t("Play the computer")),
+        h("button", { type: "button", id: "learn-next", onclick: () => open(v.next) }, t("More lessons")))] : [
+      h("button", { type: "button", class: "primary big", id: "learn-next", onclick: () => open(v.next) }, t("Next lesson"))];
     const feedback = answer ? h("div", { class: "learn-feedback " + (answer.ok ? "right" : "wrong") },
       h("p", { id: "learn-sentence", tabindex: "-1", text: answer.sentence }),
-      answer.ok && !last ? h("button", { type: "button", class: "primary big", id: "learn-next", onclick: () => open(v.next) }, t("Next lesson")) : null,
-      answer.ok && last ? h("p", { class: "learn-finished", text: t("You finished the tutorial. Now play a real game against the computer.") }) : null,
-      answer.ok && last ? h("button", { type: "button", class: "primary big", id: "learn-next", onclick: playComputer }, t("Play the computer")) : null,
+      right,
       !answer.ok ? h("button", { type: "button", id: "learn-again", onclick: () => { L.answer = null; changed(); } }, t("Try again")) : null) : null;
     const locked = !!(answer && answer.ok);
     const hand = h("div", { class: "learn-hand", role: "group", "aria-label": t("Your hand") },
@@ -221,7 +233,7 @@ export const Learn = (() => {
     return h("main", { class: "learn" }, pageTools(), head,
       h("div", { class: "learn-body" },
         h("section", { class: "learn-lesson card", "aria-labelledby": "learn-title" },
-          h("p", { class: "learn-progress", text: t("Lesson {n} of {total}", { n: v.number, total: v.total }) + " · " + (v.basic ? t("The basics") : t("Playing well")) }),
+          h("p", { class: "learn-progress", text: t("Lesson {n} of {total}", { n: v.number, total: v.total }) + " · " + partTitle(v.part) }),
           h("h2", { id: "learn-title", tabindex: "-1", text: v.title }),
           h("p", { class: "learn-text", text: v.text }),
           seats(v),

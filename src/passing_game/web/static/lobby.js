@@ -6,6 +6,7 @@
 import { accountRated, accountRatedField } from "./account.js";
 import { domino, field, h, select } from "./dom.js";
 import { nt, t } from "./i18n.js";
+import { learnOffer } from "./lessons.js";
 import { Quick } from "./quickplay.js";
 import { seatNo } from "./seat.js";
 import { friendsCard } from "./social.js";
@@ -110,7 +111,7 @@ export function renderLobby() {
       h("p", { class: "tagline", text: t("A domino game for 2 to 4 players. Play friends or bots in your browser.") })),
     yoursCard(), // yours.js: the tables where you hold a seat
     computerCard(),
-    learnOffer(), // the tutorial, offered on a first visit (learn.js); after the computer, still one tap
+    learnOffer(), // lessons.js: the tutorial on a first visit, then its rest; after the computer, still one tap
     puzzlesCard(), // the puzzles (puzzles.js): the next one, the puzzle of the day
     Quick.lobbyTop(), // quickplay.js: Play now, the daily deal
     h("div", { class: "lobby-cards" }, form, join),
@@ -119,19 +120,6 @@ export function renderLobby() {
     // which stays the computer's and quick play's (a challenge's notice shows anywhere).
     friendsCard(),
     tournamentsCard()); // tournaments.js: the public tournaments, and one for friends
-}
-
-// The tutorial offered on a first visit (issue 25); the answer is remembered.
-const OFFER_KEY = "passing-game:learn-offer";
-
-function learnOffer() {
-  if (localStorage.getItem(OFFER_KEY)) return null;
-  const answer = (value) => () => localStorage.setItem(OFFER_KEY, value);
-  return h("section", { class: "card learn-offer", id: "learn-offer", "aria-labelledby": "learn-offer-text" },
-    h("p", { id: "learn-offer-text", text: t("New to The Passing Game? Learn it in 3 minutes.") }),
-    h("div", { class: "row" },
-      h("a", { href: "/learn", class: "button primary", id: "learn-start", onclick: answer("accepted") }, t("Start the tutorial")),
-      h("button", { type: "button", id: "learn-no", onclick: () => { answer("declined")(); changed(); } }, t("No thanks"))));
 }
 
 // The puzzles (issue 25, item 2): links to /puzzles and the puzzle of the day.

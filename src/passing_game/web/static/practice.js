@@ -3,7 +3,9 @@
 // The replay's "Play on from here" opens a dialog: the seat you play (the one
 // whose view is shown; asked when every hand is open), the computer's level
 // for every other seat, and the hidden tiles as they were or dealt again in
-// keeping with what the seat saw. POST /api/practice makes a practice table (a
+// keeping with what the seat saw. An analysed decision opens the same dialog for
+// the position where it was taken, before its move, from the analysed seat
+// (ctx.decision: its round and move). POST /api/practice makes a practice table (a
 // real table of one round, never rated); this browser keeps its seat token as
 // for any table and goes there. At that table, practiceNote() marks the round
 // and practiceLinks() leads back to the replay it came from.
@@ -19,6 +21,7 @@ const FROM = "passing-game:practice:";
 
 export const Practice = {
   open: false,
+  ctx: null, // the replay's position the dialog was opened for
   seat: null,
   level: null,
   hidden: "real",
@@ -30,9 +33,11 @@ function levels() {
   return ((S.config && S.config.levels) || []).filter((l) => l.about);
 }
 
-// The dialog's state for a replay at one step: ctx = {names, seat (null: every hand open), toMove}.
+// The dialog's state for a replay at one step: ctx = {names, seat (null: every hand open),
+// toMove, decision (null, or {round, index, name}: before that move), and what start() needs}.
 export function openPractice(ctx) {
   Practice.open = true;
+  Practice.ctx = ctx;
   Practice.seat = ctx.seat !== null ? ctx.seat : ctx.toMove !== null && ctx.toMove !== undefined ? ctx.toMove : 0;
   const all = levels();
   if (!all.some((l) => l.name === Practice.level)) Practice.level = (all[1] || all[0] || { name: "medium" }).name;
@@ -43,9 +48,11 @@ export function openPractice(ctx) {
 }
 
 export function closePractice() {
+  const from = Practice.ctx && Practice.ctx.opener;
   Practice.open = false;
+  Practice.ctx = null;
   changed();
-  document.getElementById("practice-button")?.focus();
+  document.getElementById(from || "practice-button")?.focus();
 }
 
 // ctx = {names, seat, body(seat, level, hidden) -> JSON text, post(url, text) -> Response, from (the replay's link)}.
@@ -120,12 +127,24 @@ export function practiceButton(ctx, over) {
       : t("Play this position on against the computer, from the seat whose view is shown.") }));
 }
 
-export function practiceDialog(ctx) {
-  if (!Practice.open) return null;
+// A decision's own button (the analysis's list, the board's marks): the dialog for the
+// position before its move. ctx as for openPractice, with ctx.decision and ctx.opener
+// (this button's id, focused again when the dialog closes).
+export function decisionPracticeButton(ctx) {
+  return h("button", { type: "button", class: "small practice-decision", id: ctx.opener, "data-key": ctx.opener, "aria-haspopup": "dialog",
+    onclick: () => openPractice(ctx) }, t("Play on from before this move"));
+}
+
+// The dialog, for the position it was opened for (Practice.ctx).
+export function practiceDialog() {
+  const ctx = Practice.ctx;
+  if (!Practice.open || !ctx) return null;
   const all = levels();
   const chosen = all.find((l) => l.name === Practice.level) || all[0] || null;
+  const where = ctx.decision;
   const body = [
-    h("h2", { id: "practice-title", text: t("Play on from here") }),
+    h("h2", { id: "practice-title", text: where ? t("Play on from before this move") : t("Play on from here") }),
+    where ? h("p", { id: "practice-where", text: t("Round {n}, before move {i}: {name} to move.", { n: where.round, i: where.index, name: where.name }) }) : null,
     h("p", { class: "muted", text: t("One round, not rated, not kept in your games.") }),
   ];
   if (ctx.seat === null) {

@@ -18,7 +18,7 @@ import { boardMarks, decisionMarks, evalGraph, markTile, points, signed, stepOf 
 import { I18N, nt, sentenceStart, t } from "./i18n.js";
 import { replayFairness } from "./fairness.js";
 import { Motion } from "./motion.js";
-import { Practice, closePractice, practiceButton, practiceDialog } from "./practice.js";
+import { Practice, closePractice, decisionPracticeButton, practiceButton, practiceDialog } from "./practice.js";
 import { seatNo } from "./seat.js";
 import { changed } from "./state.js";
 import { copyLink, pageTools } from "./tools.js";
@@ -354,11 +354,11 @@ export const Replay = (() => {
       h("div", { class: "boneyard", role: "group", "aria-label": t("Boneyard") },
         h("span", { class: "boneyard-box " + (marks ? marks.boneyard : "") }, h("span", { class: "boneyard-title", text: t("Boneyard") }),
           h("span", { class: "boneyard-note", id: "replay-boneyard", text: nt("{n} tile", step.boneyard) }))),
-      decisionMarks(row), renderTrain(step, marks));
+      decisionMarks(row, row ? decisionPracticeButton(decisionContext(row, step.turn.seat, "practice-marks")) : null), renderTrain(step, marks));
     const said = h("p", { class: "status replay-line", id: "replay-line", role: "status", "aria-live": "polite" },
       h("span", { text: line }), markBadge(mark));
     const ending = end && d.ending ? h("p", { class: "replay-ending", id: "replay-ending", text: d.ending }) : null;
-    const practice = practiceContext(step);
+    const practice = practiceContext(R.step, R.seat);
     if (R.reveal) requestAnimationFrame(reveal);
     R.reveal = false;
     return h("div", { class: "table-page replay-page" },
@@ -366,20 +366,27 @@ export const Replay = (() => {
       h("main", { class: "table-grid" },
         h("div", { class: "play" }, renderControls(steps), said, practiceButton(practice, !!step.summary), ending, seats, board, renderSummary(step)),
         h("aside", { class: "side" }, renderPad(step), replayFairness(R.data, { code: R.code, game: R.game }), renderAnalysis())),
-      practiceDialog(practice));
+      practiceDialog());
   }
 
-  // Play on from the step shown (practice.js): the seat whose view is shown, this step.
-  function practiceContext(step) {
-    const at = R.step;
+  // Play on from replay step `at` (practice.js) as `seat` (null: asked, every hand open).
+  function practiceContext(at, seat) {
     return {
       names: R.data.names,
-      seat: R.seat,
-      toMove: step.to_move,
+      seat,
+      toMove: R.data.steps[at].to_move,
+      decision: null,
       post: (url, body) => post(url + "?lang=" + encodeURIComponent(I18N.language), body),
       body: (chosen) => JSON.stringify({ ...(R.code ? { code: R.code, game: R.game } : { record: JSON.parse(R.record) }), step: at, ...chosen }),
-      from: R.code ? `/replay/${R.code}/${R.game}?seat=${R.seat === null ? 0 : R.seat + 1}&step=${at}` : "/replay",
+      from: R.code ? `/replay/${R.code}/${R.game}?seat=${seat === null ? 0 : seat + 1}&step=${at}` : "/replay",
     };
+  }
+
+  // Play on from an analysed decision of `seat`: the step before its move (row.step),
+  // where that seat was to move; `opener` is the button's id.
+  function decisionContext(row, seat, opener) {
+    return { ...practiceContext(row.step, seat), opener,
+      decision: { round: row.round, index: row.index, name: R.data.names[seat] } };
   }
 
   // -- the analysis --------------------------------------------------------------------------
@@ -479,12 +486,14 @@ export const Replay = (() => {
     ];
     const costly = a.costliest.map((row) => h("li", { class: "costly" + (row.mark ? " " + row.mark : "") },
       h("div", { class: "costly-head" },
-        h("strong", { text: t("Round {n}, move {i}", { n: row.round, i: row.index }) }), " ", markBadge(row.mark),
-        h("button", { type: "button", class: "small", "data-key": `show-${row.round}-${row.index}`, onclick: () => showDecision(row) }, t("Show"))),
+        h("strong", { text: t("Round {n}, move {i}", { n: row.round, i: row.index }) }), " ", markBadge(row.mark)),
       h("p", { text: t("Decision: {move} (points: {points})", { move: row.played_words, points: signed(row.played_value) }) }),
       h("p", { text: t("The expert's choice: {move} (points: {points})", { move: row.best_words, points: signed(row.best_value) }) }),
       h("p", { class: "costly-loss", text: t("Points lost: {points}", { points: points(row.loss) }) }),
-      h("p", { class: "explanation", text: row.text })));
+      h("p", { class: "explanation", text: row.text }),
+      h("div", { class: "costly-actions" },
+        h("button", { type: "button", class: "small", "data-key": `show-${row.round}-${row.index}`, onclick: () => showDecision(row) }, t("Show")),
+        decisionPracticeButton(decisionContext(row, a.seat, `practice-${row.round}-${row.index}`)))));
     const marked = a.evaluations.filter((e) => e.mark || e.auto);
     const rows = a.evaluations.map((e) => h("tr", { class: e.mark ? "mark-row " + e.mark : "" },
       h("td", { text: String(e.round) }),
