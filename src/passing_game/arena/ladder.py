@@ -41,7 +41,7 @@ from passing_game.rules import Rules
 FORMAT = 1
 #: Rounds each pair of agents plays when ``--rounds`` is not given (docs/STRENGTH.md
 #: "Ladder" has what the default run costs on this machine).
-DEFAULT_ROUNDS = 40
+DEFAULT_ROUNDS = 100
 #: Rounds a pair plays on one deal: once from each seat (side).
 ROUNDS_PER_DEAL = 2
 

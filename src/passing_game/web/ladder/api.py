@@ -2,7 +2,8 @@
 
 - ``GET /ladder``: the page (``static/ladder.js`` draws it);
 - ``GET /api/ladder``: the newest published ladder (``service.shown``), for
-  anyone; 404 ``{"error", "code": "none"}`` before the first is published.
+  anyone; before the first is published ``{"ladder": null, "message"}`` (the
+  page is there, empty: not an error).
 
 Read from the store on every request, in a worker thread, so every process
 answers the same; counted against the asker's address (``READ_RATE``).
@@ -31,6 +32,8 @@ log = logging.getLogger("passing_game.web")
 READ_RATE = (5.0, 30.0)
 
 NONE_YET = N_("No ladder has been published yet.")
+#: Every process answers from the store: a published ladder shows at once.
+NO_STORE = {"Cache-Control": "no-store"}
 
 
 async def ladder(request: Request) -> Response:
@@ -45,8 +48,8 @@ async def ladder(request: Request) -> Response:
         log.exception("could not read the ladder")
         return JSONResponse({"error": _(NOT_READ), "code": "store"}, 503)
     if found is None:
-        return JSONResponse({"error": _(NONE_YET), "code": "none"}, 404)
-    return JSONResponse(found, headers={"Cache-Control": "no-store"})
+        return JSONResponse({"ladder": None, "message": _(NONE_YET)}, headers=NO_STORE)
+    return JSONResponse(found, headers=NO_STORE)
 
 
 ROUTES = [

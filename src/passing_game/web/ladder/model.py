@@ -22,7 +22,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from passing_game.i18n import _
+from passing_game.i18n import _, ngettext
 
 #: The version of the document this site reads.
 FORMAT = 1
@@ -85,7 +85,14 @@ def _text(value: Any, where: str, longest: int) -> str:
     if not isinstance(value, str) or not value.strip():
         raise _fail(where, _("must be a text"))
     if len(value) > longest or not value.isprintable():
-        raise _fail(where, _("must be printable, at most {n} characters").format(n=longest))
+        raise _fail(
+            where,
+            ngettext(
+                "must be printable, at most {n} character",
+                "must be printable, at most {n} characters",
+                longest,
+            ).format(n=longest),
+        )
     return value
 
 
@@ -112,7 +119,12 @@ def _flag(value: Any, where: str) -> bool:
 def _interval(
     value: Any, where: str, low: float | None = None, high: float | None = None
 ) -> dict[str, float | None]:
-    """``{estimate, low, high}``: a number and its interval's ends (null: unknown)."""
+    """``{estimate, low, high}``: a number and its interval's ends (null: unknown).
+
+    ``low`` and ``high`` bound the estimate; for a share (``high`` given: a
+    Wilson interval, a clipped score) they bound the ends too, while a t
+    interval of points may reach past what a round can score.
+    """
     found = _object(value, where)
     estimate = _number(found.get("estimate"), f"{where}.estimate")
     assert estimate is not None
@@ -122,7 +134,7 @@ def _interval(
         raise _fail(where, _("has one end of its interval and not the other"))
     if lo is not None and hi is not None and not lo - 1e-9 <= estimate <= hi + 1e-9:
         raise _fail(where, _("its estimate is not inside its interval"))
-    for v in (estimate, lo, hi):
+    for v in (estimate, lo, hi) if high is not None else (estimate,):
         if v is not None and (
             (low is not None and v < low - 1e-9) or (high is not None and v > high + 1e-9)
         ):
@@ -245,7 +257,12 @@ def check(data: Any) -> dict[str, Any]:
     run = _run(top.get("run"))
     listed = top.get("agents")
     if not isinstance(listed, list) or not 2 <= len(listed) <= MAX_AGENTS:
-        raise _fail("agents", _("must list 2 to {n} agents").format(n=MAX_AGENTS))
+        raise _fail(
+            "agents",
+            ngettext("must list 2 to {n} agent", "must list 2 to {n} agents", MAX_AGENTS).format(
+                n=MAX_AGENTS
+            ),
+        )
     agents = [_agent(item, f"agents[{i}]") for i, item in enumerate(listed)]
     labels = [a["label"] for a in agents]
     for label in labels:

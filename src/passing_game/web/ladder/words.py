@@ -1,6 +1,7 @@
 """What the ladder page says (``static/ladder.js``; issue 28, item 5).
 
-Listed in the page's catalog through ``web.http.texts.PAGE_TEXTS``. A figure
+Listed in the page's catalog through ``web.http.texts.PAGE_TEXTS`` (plain) and
+``web.http.i18n.PAGE_PLURALS`` (counted). A figure
 is a label and a number (a table's cell, a line of the run's details), never
 a number spliced into a phrase; an interval's two ends go through one text
 ("{low} to {high}") so each language writes its own range. The server's
@@ -9,7 +10,9 @@ own answer before any ladder is published is in ``web/ladder/api.py``.
 
 from __future__ import annotations
 
-from passing_game.i18n import N_
+from collections.abc import Callable
+
+from passing_game.i18n import N_, ngettext
 
 #: Page text key -> English text (the keys are the texts themselves).
 LADDER_TEXTS: dict[str, str] = {
@@ -25,17 +28,19 @@ LADDER_TEXTS: dict[str, str] = {
     ),
     # TRANSLATORS: the ladder's main column: a player's points minus its opponent's, per round.
     "Net points a round": N_("Net points a round"),
+    # TRANSLATORS: {level} is the interval's confidence, as the language writes a percentage.
     "Net points a round: the points a player's side scored minus its opponent's, over every "
-    "round against all the others. The line is the 95% confidence interval: a line clear of "
-    "zero is a lead, or a deficit, that luck does not explain.": N_(
+    "round against all the others. The line is the {level} confidence interval: a line "
+    "clear of zero is a lead, or a deficit, that luck does not explain.": N_(
         "Net points a round: the points a player's side scored minus its opponent's, over every "
-        "round against all the others. The line is the 95% confidence interval: a line clear of "
-        "zero is a lead, or a deficit, that luck does not explain."
+        "round against all the others. The line is the {level} confidence interval: a line "
+        "clear of zero is a lead, or a deficit, that luck does not explain."
     ),
-    # TRANSLATORS: a 95% confidence interval's two ends, e.g. "+2.1 to +4.3".
+    # TRANSLATORS: a confidence interval's two ends, e.g. "+2.1 to +4.3".
     "{low} to {high}": N_("{low} to {high}"),
-    # TRANSLATORS: read out for a ladder's row or cell: a figure and its 95% interval.
-    "{value}, 95% interval {low} to {high}": N_("{value}, 95% interval {low} to {high}"),
+    # TRANSLATORS: read out for a ladder's row or cell: a figure and its confidence interval;
+    # {level} is the interval's confidence, as the language writes a percentage ("95 %").
+    "{value}, {level} interval {low} to {high}": N_("{value}, {level} interval {low} to {high}"),
     # TRANSLATORS: a kind of computer player on the ladder: one of the site's levels.
     "Level “{title}” on this site": N_("Level “{title}” on this site"),
     # TRANSLATORS: a kind of computer player on the ladder: an earlier version of the expert.
@@ -48,9 +53,9 @@ LADDER_TEXTS: dict[str, str] = {
     "Program from outside": N_("Program from outside"),
     # TRANSLATORS: the ladder's second table: how each pair of players did against each other.
     "Who beats whom": N_("Who beats whom"),
-    "Each cell is the row's net points a round against the column's player, with its 95% "
+    "Each cell is the row's net points a round against the column's player, with its {level} "
     "interval. The columns are numbered by rank.": N_(
-        "Each cell is the row's net points a round against the column's player, with its 95% "
+        "Each cell is the row's net points a round against the column's player, with its {level} "
         "interval. The columns are numbered by rank."
     ),
     "Ahead, beyond luck": N_("Ahead, beyond luck"),
@@ -61,8 +66,8 @@ LADDER_TEXTS: dict[str, str] = {
     "{a} against {b}": N_("{a} against {b}"),
     # TRANSLATORS: the ladder page's card on how the ladder was measured.
     "How it was played": N_("How it was played"),
-    # TRANSLATORS: when the ladder's games were played (a date follows).
-    "Played": N_("Played"),
+    # TRANSLATORS: when the ladder's games were played (a date and time follow).
+    "Played on": N_("Played on"),
     "Time taken": N_("Time taken"),
     # TRANSLATORS: the command line that played the ladder (shown as typed).
     "Command": N_("Command"),
@@ -73,4 +78,10 @@ LADDER_TEXTS: dict[str, str] = {
     "Version": N_("Version"),
 }
 
-__all__ = ["LADDER_TEXTS"]
+#: Counted page texts: key -> the form for ``n``.
+LADDER_PLURALS: dict[str, Callable[[int], str]] = {
+    # TRANSLATORS: how long a short ladder run took (longer ones are counted in minutes).
+    "{n} second": lambda n: ngettext("{n} second", "{n} seconds", n),
+}
+
+__all__ = ["LADDER_PLURALS", "LADDER_TEXTS"]
