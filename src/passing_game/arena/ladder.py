@@ -39,9 +39,6 @@ from passing_game.rules import Rules
 
 #: The version of the ladder's JSON document (``document``; web/ladder/model.py reads it).
 FORMAT = 1
-#: Rounds each pair of agents plays when ``--rounds`` is not given (docs/STRENGTH.md
-#: "Ladder" has what the default run costs on this machine).
-DEFAULT_ROUNDS = 100
 #: Rounds a pair plays on one deal: once from each seat (side).
 ROUNDS_PER_DEAL = 2
 
@@ -77,7 +74,7 @@ def build(
     agents: Sequence[Agent],
     *,
     rules: Rules | None = None,
-    rounds: int = DEFAULT_ROUNDS,
+    rounds: int,
     seed: int = 0,
     timeout: float | None = None,
 ) -> Ladder:
@@ -299,7 +296,6 @@ def document(
 
 
 __all__ = [
-    "DEFAULT_ROUNDS",
     "FORMAT",
     "AgentResult",
     "Ladder",

@@ -24,8 +24,9 @@ def headline(ladder: Ladder, results: Results, jobs: int | None = None) -> str:
     config = ladder.config
     rules = config.rules
     table = f"{rules.players} players" + (" in partnerships" if rules.partnerships else "")
+    deals = f"{ladder.deals} deal{'' if ladder.deals == 1 else 's'}"
     text = (
-        f"Ladder: {len(ladder.agents)} agents · {table} · {ladder.deals} deals × "
+        f"Ladder: {len(ladder.agents)} agents · {table} · {deals} × "
         f"{len(config.seatings)} seatings = {config.total_games} rounds, "
         f"{ladder.rounds_per_pair} a pair · seed {config.seed}"
     )

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import click
 from rich.console import Console
 
+from passing_game.cli.ladder import DEFAULT_ROUNDS as LADDER_ROUNDS
 from passing_game.cli.options import cores, jobs_option, rules_options
 from passing_game.cli.runs import EXIT_INTERRUPTED, progress_bar, sigterm_stops
 from passing_game.i18n import _
@@ -105,7 +106,8 @@ class ArenaCommand(click.Command):
     type=click.IntRange(min=1),
     default=None,
     help=f"Rounds to play, rounded up to whole deals (default {DEFAULT_ROUNDS}; "
-    f"the limit with --sprt, default {DEFAULT_SPRT_LIMIT}).",
+    f"the limit with --sprt, default {DEFAULT_SPRT_LIMIT}; with --ladder, the rounds "
+    f"each pair of agents plays, default {LADDER_ROUNDS}).",
 )
 @click.option(
     "-m",

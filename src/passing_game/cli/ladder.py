@@ -31,6 +31,9 @@ from passing_game.rules import Rules
 if TYPE_CHECKING:
     from passing_game.arena.runner import GameOutcome
 
+#: Rounds each pair of agents plays when ``--rounds`` is not given (docs/STRENGTH.md
+#: "Ladder" has what the default run costs on this machine).
+DEFAULT_ROUNDS = 100
 #: The arena's options a ladder does not take, with what they are called.
 NOT_FOR_LADDER = {
     "matches": "--matches",
@@ -50,6 +53,11 @@ NOT_FOR_LADDER = {
 }
 #: Options that do not change what a run measures, left out of its command line.
 NOT_IN_COMMAND = ("json_out", "progress")
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 pair``, ``3 pairs``: the report's English (the arena's report is not translated)."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _given(ctx: click.Context, name: str) -> bool:
@@ -91,7 +99,7 @@ def command_line(ctx: click.Context, resolved: dict[str, Any]) -> str:
 def run_ladder(ctx: click.Context, rules: Rules) -> None:
     """The ladder: set up (refusing bad input), play, report, write ``--json``."""
     from passing_game.arena.agents import LADDER_FILE, LadderError, gather
-    from passing_game.arena.ladder import DEFAULT_ROUNDS, build
+    from passing_game.arena.ladder import build
     from passing_game.rules import RulesError
 
     params = ctx.params
@@ -124,9 +132,10 @@ def run_ladder(ctx: click.Context, rules: Rules) -> None:
     config = ladder.config
     pairs = len(agents) * (len(agents) - 1) // 2
     err.print(
-        f"Playing {config.total_games} rounds: {len(agents)} agents, {pairs} pairs × "
-        f"{ladder.rounds_per_pair} rounds ({ladder.deals} deals, each from both seats), "
-        f"with {jobs} {'job' if jobs == 1 else 'jobs'}; Ctrl-C stops and reports.",
+        f"Playing {config.total_games} rounds: {len(agents)} agents, "
+        f"{_count(pairs, 'pair')} × {_count(ladder.rounds_per_pair, 'round')} "
+        f"({_count(ladder.deals, 'deal')}, each from both seats), "
+        f"with {_count(jobs, 'job')}; Ctrl-C stops and reports.",
         highlight=False,
         soft_wrap=True,
     )
@@ -195,4 +204,4 @@ def _write(path: Path, data: dict[str, Any]) -> None:
         raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
-__all__ = ["NOT_FOR_LADDER", "command_line", "run_ladder"]
+__all__ = ["DEFAULT_ROUNDS", "NOT_FOR_LADDER", "command_line", "run_ladder"]

@@ -48,8 +48,8 @@ from passing_game.i18n import (
     using_language,
 )
 from passing_game.web.http.texts import PAGE_TEXTS
-from passing_game.web.learn.words import LEARN_PLURALS
 from passing_game.web.ladder.words import LADDER_PLURALS
+from passing_game.web.learn.words import LEARN_PLURALS
 from passing_game.web.profiles.words import PROFILE_PLURALS
 from passing_game.web.puzzles.words import PUZZLE_PLURALS
 from passing_game.web.ratings.words import RATING_PLURALS

@@ -100,7 +100,8 @@ export const Ladder = (() => {
 
   async function load() {
     try {
-      const got = await fetch("/api/ladder", { cache: "no-store" });
+      // In the page's language (the levels' names), whatever the browser asks for.
+      const got = await fetch("/api/ladder?lang=" + encodeURIComponent(I18N.language), { cache: "no-store" });
       const data = await got.json();
       if (!got.ok) L.error = data.error || t("Something went wrong; try again.");
       else if (data.ladder === null) L.error = data.message; // none published yet
@@ -124,10 +125,12 @@ export const Ladder = (() => {
     return (v) => (100 * (v - low)) / (high - low);
   }
 
-  // One row's drawing: the zero line, the interval as a bar, the estimate as a dot.
+  // One row's drawing: the scale's track, the zero line, the interval as a bar, the
+  // estimate as a dot.
   function bar(iv, x) {
     const at = (v) => `${x(v).toFixed(2)}%`;
     return svg("svg", { class: "ci-bar " + side(iv), "aria-hidden": "true", focusable: "false" },
+      svg("line", { class: "track", x1: "0%", x2: "100%", y1: "50%", y2: "50%" }),
       svg("line", { class: "zero", x1: at(0), x2: at(0), y1: "0", y2: "100%" }),
       known(iv) ? svg("line", { class: "interval", x1: at(iv.low), x2: at(iv.high), y1: "50%", y2: "50%" }) : null,
       svg("circle", { class: "dot", cx: at(iv.estimate), cy: "50%", r: "5" }));
