@@ -66,6 +66,7 @@ LAYERS: dict[str, list[str]] = {
         "puzzles.js",
         "tournament.js",
         "profile.js",
+        "ladder.js",
     ],
     # What the server says, the keys, the page's render, and app.js, which starts
     # and wires the rest.

@@ -4,7 +4,9 @@
 the games on worker processes (standard library only), ``stats`` turns the
 outcomes into intervals, ratings and a sequential test, and ``report`` prints
 and writes them; those two need the ``arena`` extra (numpy, scipy,
-matplotlib). The rules core never imports this package.
+matplotlib). ``agents`` (standard library) says who plays the agents'
+ladder, ``ladder`` and ``ladder_report`` run and report it (``passing-game
+arena --ladder``, P63). The rules core never imports this package.
 
 >>> from passing_game.arena.runner import ArenaConfig, bot_specs, run
 >>> config = ArenaConfig(tuple(bot_specs(["random", "greedy"])), games=4, seed=1)

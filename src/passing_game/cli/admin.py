@@ -9,6 +9,7 @@
     passing-game admin unrate CODE GAME --reason TEXT
     passing-game admin log [--limit N]
     passing-game admin chat reports|delete|mute|close ...   (cli/admin_chat.py)
+    passing-game admin ladder publish FILE --reason TEXT | ladder show   (cli/admin_ladder.py)
     passing-game admin tournament NAME --kind swiss|arena|duplicate --starts "YYYY-MM-DD HH:MM"
         [--size 2|4] [--rounds N] [--minutes N] [--clock 20|45|90] [--rated]
         [--target N] [--min-finished SHARE] --reason TEXT
@@ -255,6 +256,8 @@ def _action_word(action: str) -> str:
         "chat-mute": pgettext("moderators' log", "chat: mute"),
         # TRANSLATORS: the moderators' log's "action" column: a chat report closed, no action.
         "chat-close": pgettext("moderators' log", "chat: close report"),
+        # TRANSLATORS: the moderators' log's "action" column: a ladder of agents was published.
+        "ladder": pgettext("moderators' log", "ladder: publish"),
     }
     return words.get(action, action)
 
@@ -370,5 +373,7 @@ def tournament_command(
     click.echo(_("{name} is scheduled: /tournament/{id}").format(name=event.name, id=event.id))
 
 
-# ``admin chat ...`` (issue 27, item 1): its own module, registered on this group.
-import passing_game.cli.admin_chat  # noqa: E402, F401
+# ``admin chat ...`` (issue 27, item 1) and ``admin ladder ...`` (issue 28, item 5): each
+# its own module, registered on this group.
+import passing_game.cli.admin_chat  # noqa: E402
+import passing_game.cli.admin_ladder  # noqa: E402, F401

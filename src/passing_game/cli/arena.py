@@ -7,7 +7,6 @@ missing extra is reported in words.
 
 from __future__ import annotations
 
-import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -15,7 +14,9 @@ from typing import TYPE_CHECKING
 import click
 from rich.console import Console
 
+from passing_game.cli.ladder import DEFAULT_ROUNDS as LADDER_ROUNDS
 from passing_game.cli.options import cores, jobs_option, rules_options
+from passing_game.cli.runs import EXIT_INTERRUPTED, progress_bar, sigterm_stops
 from passing_game.i18n import _
 from passing_game.rules import Rules
 
@@ -26,8 +27,6 @@ if TYPE_CHECKING:
 DEFAULT_ROUNDS = 200
 #: The most rounds (or matches) an SPRT run plays when no limit is given.
 DEFAULT_SPRT_LIMIT = 20_000
-#: Exit status after Ctrl-C, as shells report a process ended by SIGINT.
-EXIT_INTERRUPTED = 130
 
 EXTRA_HINT = (
     "passing-game arena needs the optional 'arena' extra (numpy, scipy, matplotlib): "
@@ -63,6 +62,27 @@ class ArenaCommand(click.Command):
 @click.command("arena", cls=ArenaCommand)
 @click.argument("bots", nargs=-1, required=False, metavar="BOT BOT [BOT ...]")
 @click.option(
+    "--ladder",
+    is_flag=True,
+    help="The agents' ladder: every pair of agents (the levels, the frozen experts, the "
+    "ladder file's programs and --bot; or only the BOTs named) on the same duplicate deals, "
+    "--rounds a pair (docs/STRENGTH.md, Ladder).",
+)
+@click.option(
+    "--ladder-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="With --ladder: the outside programs to add (TOML; default "
+    "examples/bots/ladder.toml, when it is there).",
+)
+@click.option(
+    "--json",
+    "json_out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="With --ladder: write the ladder to FILE.json, the file the web site publishes.",
+)
+@click.option(
     "--bot",
     "extra_bots",
     multiple=True,
@@ -86,7 +106,8 @@ class ArenaCommand(click.Command):
     type=click.IntRange(min=1),
     default=None,
     help=f"Rounds to play, rounded up to whole deals (default {DEFAULT_ROUNDS}; "
-    f"the limit with --sprt, default {DEFAULT_SPRT_LIMIT}).",
+    f"the limit with --sprt, default {DEFAULT_SPRT_LIMIT}; with --ladder, the rounds "
+    f"each pair of agents plays, default {LADDER_ROUNDS}).",
 )
 @click.option(
     "-m",
@@ -140,8 +161,13 @@ class ArenaCommand(click.Command):
     default=None,
     help="Show a progress bar (default: when standard error is a terminal).",
 )
+@click.pass_context
 def arena_command(
+    ctx: click.Context,
     bots: tuple[str, ...],
+    ladder: bool,
+    ladder_file: Path | None,
+    json_out: Path | None,
     extra_bots: tuple[str, ...],
     move_timeout: float,
     rules: Rules,
@@ -174,6 +200,15 @@ def arena_command(
     Ctrl-C stops a run and reports the deals finished so far.
     """
     _check_extra()
+    if ladder:
+        from passing_game.cli.ladder import run_ladder
+
+        run_ladder(ctx, rules)
+        return
+    for name in ("ladder_file", "json_out"):
+        if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT:
+            option = "--ladder-file" if name == "ladder_file" else "--json"
+            raise click.UsageError(f"{option} goes with --ladder (the arena writes with --out)")
     from passing_game.arena.runner import ArenaConfig, ArenaError, bot_specs, run
     from passing_game.rules import RulesError
 
@@ -224,24 +259,7 @@ def arena_command(
 
     monitor = SprtMonitor(config, test) if test is not None else None
 
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    bar = Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        disable=not show,
-    )
+    bar = progress_bar(err, show=show)
     task = bar.add_task(kind, total=config.total_games)
 
     def on_game(outcome: GameOutcome) -> bool:
@@ -252,14 +270,8 @@ def arena_command(
 
     # SIGTERM (kill) stops a run like Ctrl-C: report what was measured.
     exit_status = {"code": EXIT_INTERRUPTED}
-
-    def terminate(signum: int, frame: object) -> None:
-        exit_status["code"] = 128 + signum
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, terminate)
     try:
-        with bar:
+        with sigterm_stops(exit_status), bar:
             if backend == "ray":
                 from passing_game.arena.ray_backend import run_on_ray
 
@@ -268,8 +280,6 @@ def arena_command(
                 result = run(config, jobs=jobs, on_game=on_game)
     except ArenaError as exc:
         raise click.ClickException(str(exc)) from None
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
     try:
         summary = summarize(

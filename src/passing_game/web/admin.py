@@ -55,6 +55,7 @@ ACTIONS = (
     "chat-delete",  # the chat's (web/chat/moderation.py)
     "chat-mute",
     "chat-close",
+    "ladder",  # a ladder of agents published (web/ladder/service.py)
 )
 
 

@@ -16,6 +16,7 @@ tables (``passing_game.web.table.runner``) and serves:
 ``GET /learn``, ``/api/learn[/ID[/try]]``  the tutorial (web/learn/api.py)
 ``GET /puzzles``, ``/api/puzzles/...``  puzzles to solve (web/puzzles/api.py)
 ``GET /api/leaderboard?pool=2``  a pool's ratings, best first (web/ratings/service.py)
+``GET /ladder``, ``/api/ladder``  the published ladder of agents (web/ladder/api.py)
 ``GET /api/account/games``  the signed-in person's games (web/history.py)
 ``GET /healthz``            whether the store and the bus answer (503 if not)
 ``GET /metrics``            this process's metrics, Prometheus' text format
@@ -78,6 +79,7 @@ from passing_game.web.http.addresses import AddressLimits, client_key, too_many
 from passing_game.web.http.origins import origin_allowed, parse_origin
 from passing_game.web.http.page import page
 from passing_game.web.install.api import ROUTES as INSTALL_ROUTES
+from passing_game.web.ladder.api import ROUTES as LADDER_ROUTES
 from passing_game.web.learn.api import ROUTES as LEARN_ROUTES
 from passing_game.web.lobby import Lobby
 from passing_game.web.practice.api import ROUTES as PRACTICE_ROUTES
@@ -407,6 +409,7 @@ def create_app(
         *EXPORT_ROUTES,
         *PROFILE_ROUTES,
         *SOCIAL_ROUTES,
+        *LADDER_ROUTES,
         Route("/", page),
         Route("/t/{code}", page),
         Route("/api/config", _config),

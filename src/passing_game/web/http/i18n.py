@@ -48,6 +48,7 @@ from passing_game.i18n import (
     using_language,
 )
 from passing_game.web.http.texts import PAGE_TEXTS
+from passing_game.web.ladder.words import LADDER_PLURALS
 from passing_game.web.learn.words import LEARN_PLURALS
 from passing_game.web.profiles.words import PROFILE_PLURALS
 from passing_game.web.puzzles.words import PUZZLE_PLURALS
@@ -125,6 +126,7 @@ PAGE_PLURALS: dict[str, Callable[[int], str]] = {
     **PUZZLE_PLURALS,
     **TOURNAMENT_PLURALS,
     **PROFILE_PLURALS,
+    **LADDER_PLURALS,
 }
 
 _LANGUAGE_RANGE = re.compile(r"^(?:\*|[A-Za-z]{1,8}(?:[-_][A-Za-z0-9]{1,8})*)$")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from passing_game.i18n import N_
 from passing_game.web.chat.words import CHAT_TEXTS
+from passing_game.web.ladder.words import LADDER_TEXTS
 from passing_game.web.learn.words import LEARN_TEXTS
 from passing_game.web.practice.words import PRACTICE_TEXTS
 from passing_game.web.profiles.words import PROFILE_TEXTS
@@ -461,6 +462,7 @@ PAGE_TEXTS: dict[str, str] = {
     **REPUTATION_TEXTS,
     **TOURNAMENT_TEXTS,
     **PROFILE_TEXTS,
+    **LADDER_TEXTS,
     **CHAT_TEXTS,
     **SOCIAL_TEXTS,
 }

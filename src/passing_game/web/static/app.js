@@ -9,7 +9,8 @@
 //   top:     this one (routes, start, and the wiring below), page.js (draws the
 //            page: which screen, and the overlays), keys.js, messages.js (what
 //            the server says)
-//   screens: lobby.js, table.js, replay.js, learn.js, puzzles.js, tournament.js, profile.js; no screen imports another
+//   screens: lobby.js, table.js, replay.js, learn.js, puzzles.js, tournament.js, profile.js,
+//            ladder.js; no screen imports another
 //   parts:   announce.js (what just happened), hand.js, train.js, summary.js,
 //            tracker.js (the table's), quickplay.js, yours.js, tournaments.js (the lobby's),
 //            chat.js (the table's and the tournament's chat panel)
@@ -32,6 +33,7 @@ import { trapFocus } from "./dialogs.js";
 import { I18N, nt } from "./i18n.js";
 import { onKey } from "./keys.js";
 import { drawPage } from "./page.js";
+import { Ladder } from "./ladder.js";
 import { Learn } from "./learn.js";
 import { Profile } from "./profile.js";
 import { Puzzles } from "./puzzles.js";
@@ -52,7 +54,7 @@ drawWith(() => { drawPage(); Chat.sync(); });
 wire({ receive: (msg) => Chat.receive(msg) || receive(msg), reopened: () => Quick.reopened(), accountSeat });
 
 function route() {
-  if (Replay.route() || Learn.route() || Puzzles.route() || Tournament.route() || Profile.route()) { // /replay..., /learn, /puzzles..., /tournament/...: no table on this page
+  if (Replay.route() || Learn.route() || Puzzles.route() || Tournament.route() || Profile.route() || Ladder.route()) { // /replay..., /learn, /puzzles..., /tournament/..., /u/..., /ladder: no table on this page
     S.code = null;
     S.frame = null;
     render();

@@ -145,7 +145,9 @@ function computerCard() {
           onchange: () => { S.lobbyLevel = l.name; changed(); } }),
         h("span", { text: l.title })))),
     h("p", { class: "level-about", id: "level-about", "aria-live": "polite", text: chosen.about }),
-    h("button", { type: "button", class: "primary big", id: "computer-button", onclick: playComputer }, t("Play")));
+    h("button", { type: "button", class: "primary big", id: "computer-button", onclick: playComputer }, t("Play")),
+    // How strong each level is, measured (ladder.js, /ladder).
+    h("a", { href: "/ladder", class: "ladder-link", id: "ladder-link", text: t("The computer players' ladder") }));
 }
 
 function playComputer() {

@@ -8,6 +8,7 @@ import { Countdown } from "./clock.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { renderJoinPanel, renderLobby } from "./lobby.js";
+import { Ladder } from "./ladder.js";
 import { Learn } from "./learn.js";
 import { Profile } from "./profile.js";
 import { Puzzles } from "./puzzles.js";
@@ -68,6 +69,7 @@ export function drawPage() {
   else if (Puzzles.active()) page = Puzzles.render(); // the puzzles (puzzles.js)
   else if (Tournament.active()) page = Tournament.render(); // a tournament (tournament.js)
   else if (Profile.active()) page = Profile.render(); // a player's profile (profile.js)
+  else if (Ladder.active()) page = Ladder.render(); // the computer players' ladder (ladder.js)
   else if (S.code && (S.invite || !savedSeat(S.code)) && !S.watching) page = renderJoinPanel();
   else if (S.code) page = h("main", { class: "lobby" }, h("p", { class: "loading", text: t("Connecting…") }));
   else page = renderLobby();

@@ -27,6 +27,7 @@ and plain values and return rows (``rows``) or plain values:
 ``admin``           the moderators' reads and writes, and their log
 ``puzzles``         puzzle ratings, solvers, first attempts and streaks
 ``learning``        the tutorial's lessons an account has done
+``ladder``          the published ladders of agents
 ==================  ==================================================================
 
 A table is its rules, its seats (names, bot levels, the hashes of the

@@ -405,8 +405,18 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # Version 15 (issue 28, item 4; botapi/): bot accounts, their API tokens
     # and their rating pools.
     (),
-    # Version 16 (issue 28, item 5; ladder/): the public ladder of agents.
-    (),
+    # Version 16 (issue 28, item 5; ladder/): the public ladder of agents. Each
+    # published ladder (store/ladder.py): its checked JSON document, when and by
+    # whom it was published and why; the page shows the newest.
+    (
+        """CREATE TABLE IF NOT EXISTS web_ladders (
+            id BIGINT PRIMARY KEY,
+            published DOUBLE PRECISION NOT NULL,
+            actor TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            document TEXT NOT NULL
+        )""",
+    ),
 )
 
 #: The schema version this code reads and writes.
