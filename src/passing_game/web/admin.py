@@ -31,7 +31,7 @@ from passing_game.web.accounts.flows import check_user_name, name_key, rename_se
 from passing_game.web.accounts.names import skeleton
 from passing_game.web.accounts.recovery import clean, code_hash, new_code
 from passing_game.web.protocol import ProtocolError
-from passing_game.web.ratings.service import POOLS, RatingError, display, unrate_tx
+from passing_game.web.ratings.service import BOT_POOLS, POOLS, RatingError, display, unrate_tx
 from passing_game.web.store import Store, Tx
 from passing_game.web.store import accounts as users
 from passing_game.web.store import admin as moderation
@@ -108,7 +108,7 @@ def accounts(store: Store, search: str | None = None, limit: int = 100) -> list[
                     row.created,
                     row.suspended,
                     row.deleted,
-                    {p: ratings[p] for p in POOLS if p in ratings},
+                    {p: ratings[p] for p in POOLS + BOT_POOLS if p in ratings},
                 )
             )
     return found
