@@ -9,6 +9,7 @@
     passing-game admin unrate CODE GAME --reason TEXT
     passing-game admin log [--limit N]
     passing-game admin chat reports|delete|mute|close ...   (cli/admin_chat.py)
+    passing-game admin bots list|revoke ...                 (cli/admin_bots.py)
     passing-game admin tournament NAME --kind swiss|arena|duplicate --starts "YYYY-MM-DD HH:MM"
         [--size 2|4] [--rounds N] [--minutes N] [--clock 20|45|90] [--rated]
         [--target N] [--min-finished SHARE] --reason TEXT
@@ -255,6 +256,8 @@ def _action_word(action: str) -> str:
         "chat-mute": pgettext("moderators' log", "chat: mute"),
         # TRANSLATORS: the moderators' log's "action" column: a chat report closed, no action.
         "chat-close": pgettext("moderators' log", "chat: close report"),
+        # TRANSLATORS: the moderators' log's "action" column: a bot account's token revoked.
+        "bot-revoke": pgettext("moderators' log", "bot: revoke token"),
     }
     return words.get(action, action)
 
@@ -371,4 +374,5 @@ def tournament_command(
 
 
 # ``admin chat ...`` (issue 27, item 1): its own module, registered on this group.
+import passing_game.cli.admin_bots  # noqa: E402
 import passing_game.cli.admin_chat  # noqa: E402, F401

@@ -178,7 +178,13 @@ async def bot_socket(websocket: WebSocket) -> None:
     writer = asyncio.ensure_future(pump())
     try:
         while not link.closed:
-            message = await websocket.receive()
+            # The site may end the socket (``closed``) while the bot says nothing.
+            receiving = asyncio.ensure_future(websocket.receive())
+            await asyncio.wait({receiving, writer}, return_when=asyncio.FIRST_COMPLETED)
+            if not receiving.done():
+                receiving.cancel()
+                break
+            message = receiving.result()
             if message["type"] == "websocket.disconnect":
                 break
             text = message.get("text")

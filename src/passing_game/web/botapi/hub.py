@@ -68,8 +68,10 @@ LINGER_SECONDS = 60.0
 class BotHub:
     """This process's bot sockets (``BotLink``), and their poll of the store."""
 
-    def __init__(self, lobby: Lobby) -> None:
+    def __init__(self, lobby: Lobby, rate: tuple[float, float] = (20.0, 40.0)) -> None:
         self.lobby = lobby
+        #: The lines a second each bot may send, and its burst (the pages' ``--rate-limit``).
+        self.lobby_rate = rate
         self.links: dict[str, BotLink] = {}
         self.poll_every = POLL_SECONDS
         self._wake = asyncio.Event()
@@ -80,7 +82,7 @@ class BotHub:
         """The application's hub, made with its first bot socket."""
         hub: BotHub | None = getattr(app.state, "bot_hub", None)
         if hub is None or hub.lobby is not app.state.lobby:
-            hub = app.state.bot_hub = cls(app.state.lobby)
+            hub = app.state.bot_hub = cls(app.state.lobby, app.state.rate_limit)
         return hub
 
     def add(self, link: BotLink) -> None:

@@ -29,9 +29,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("passing_game.web")
 
-#: Lines a second a bot may send, and the burst it may send at once.
-LINE_RATE = (20.0, 40.0)
-
 #: Why the site closes a bot's socket (``closed`` lines), in the words a program reads.
 CLOSED_WORDS = {
     "revoked": "this bot's token was revoked or replaced: ask its owner for the new one",
@@ -47,6 +44,9 @@ class Hub(Protocol):
 
     @property
     def lobby(self) -> Lobby: ...
+
+    @property
+    def lobby_rate(self) -> tuple[float, float]: ...
 
     def poke(self) -> None: ...
 
@@ -73,7 +73,8 @@ class BotLink:
         self.wire = Conn(send)
         self.wire.user_id, self.wire.user_name = bot.id, bot.name
         self.language = language
-        self.limit = RateLimit(*LINE_RATE)
+        #: Lines a second the bot may send, and its burst: a page's (``--rate-limit``).
+        self.limit = RateLimit(*hub.lobby_rate)
         #: The bot said hello; whether it asked for the view as text too.
         self.hello = False
         self.text = False
@@ -192,4 +193,4 @@ class BotLink:
         return False
 
 
-__all__ = ["CLOSED_WORDS", "LINE_RATE", "BotLink", "Hub"]
+__all__ = ["CLOSED_WORDS", "BotLink", "Hub"]

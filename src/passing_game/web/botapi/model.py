@@ -59,7 +59,8 @@ def bearer(header: str | None) -> str | None:
     token = token.strip()
     if scheme.lower() != "bearer" or not token or len(token) > MAX_TOKEN:
         return None
-    return token if token.isascii() and token.isprintable() else None
+    usable = token.isascii() and token.isprintable() and not any(c.isspace() for c in token)
+    return token if usable else None
 
 
 def decision_id(match: Match, seat: int) -> int:
