@@ -52,7 +52,15 @@ def test_a_token_is_random_and_read_only_from_a_bearer_header() -> None:
     assert len(tokens) == 50 and all(t.startswith(TOKEN_PREFIX) for t in tokens)
     token = tokens.pop()
     assert bearer(f"Bearer {token}") == token and bearer(f"bearer   {token}") == token
-    for header in (None, "", token, f"Basic {token}", "Bearer ", "Bearer a b", "Bearer " + "x" * 200):
+    for header in (
+        None,
+        "",
+        token,
+        f"Basic {token}",
+        "Bearer ",
+        "Bearer a b",
+        "Bearer " + "x" * 200,
+    ):
         assert bearer(header) is None, header
 
 
@@ -258,7 +266,12 @@ def test_the_socket_takes_a_bearer_token_and_nothing_else(site: Site) -> None:
         ({}, f"/bot?token={token}", 401, "no-token"),
         ({"Authorization": f"Bearer {token}x"}, "/bot", 401, "bad-token"),
         ({"Authorization": f"Basic {token}"}, "/bot", 401, "no-token"),
-        ({"Authorization": f"Bearer {token}", "Origin": "http://testserver"}, "/bot", 403, "origin"),
+        (
+            {"Authorization": f"Bearer {token}", "Origin": "http://testserver"},
+            "/bot",
+            403,
+            "origin",
+        ),
     ):
         with pytest.raises(WebSocketDenialResponse) as denied:
             site.client.websocket_connect(path, headers=headers).__enter__()
@@ -292,10 +305,10 @@ def test_the_socket_takes_a_bearer_token_and_nothing_else(site: Site) -> None:
     assert site.post("Ana", "/api/bots/Nobody/token", {}).json()["code"] == "no-such-bot"
 
 
-def bot_plays(bot: Bot, seen: list[dict[str, Any]], until_end: bool = True) -> threading.Thread:
+def bot_plays(bot: Bot, seen: list[dict[str, Any]]) -> threading.Thread:
     """The bot answers its decisions in a thread: each first with a wrong answer of
-    another kind, then with its first legal move (an error line comes for each wrong one
-    and the decision stays open)."""
+    another kind (an error line names it, the decision stays open), then with its first
+    legal move; every third one it answers twice (a move out of turn, refused)."""
     wrongs = [
         ("nonsense", lambda d: {"table": d["table"], "id": d["id"], "move": "fly away"}),
         ("illegal", lambda d: {"table": d["table"], "id": d["id"], "move": _not_legal(d)}),
@@ -303,23 +316,29 @@ def bot_plays(bot: Bot, seen: list[dict[str, Any]], until_end: bool = True) -> t
         ("no-table", lambda d: {"table": "ZZZZZZ", "id": d["id"], "move": d["legal"][0]}),
         ("bad-line", lambda d: {"table": d["table"], "id": d["id"]}),
     ]
+    twice = {"answered", "not-your-turn", "stale"}
 
     def run() -> None:
-        n = 0
-        while True:
+        expected: list[set[str]] = []
+        ended, n = False, 0
+        while not (ended and not expected):
             line = bot.recv()
             seen.append(line)
-            if line["type"] == "game_end" and until_end:
-                return
-            if line["type"] != "decision":
-                continue
-            code, wrong = wrongs[n % len(wrongs)]
-            n += 1
-            bot.send(**wrong(line))
-            said = bot.until(lambda m: m["type"] == "error")
-            seen.append(said)
-            assert said["code"] == code, said
-            bot.send(table=line["table"], id=line["id"], move=line["legal"][0])
+            if line["type"] == "error":
+                codes = expected.pop(0)
+                assert line["code"] in codes, (line, codes)
+            elif line["type"] == "game_end":
+                ended = True
+            elif line["type"] == "decision":
+                code, wrong = wrongs[n % len(wrongs)]
+                n += 1
+                bot.send(**wrong(line))
+                expected.append({code})
+                right = {"table": line["table"], "id": line["id"], "move": line["legal"][0]}
+                bot.send(**right)
+                if n % 3 == 0:
+                    bot.send(**right)
+                    expected.append(twice)
 
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
@@ -328,7 +347,9 @@ def bot_plays(bot: Bot, seen: list[dict[str, Any]], until_end: bool = True) -> t
 
 def _not_legal(decision: dict[str, Any]) -> str:
     tiles = (f"{a}-{b}" for a in range(7) for b in range(a, 7))
-    return "L" + next(t for t in tiles if f"L{t}" not in decision["legal"] and f"R{t}" not in decision["legal"])
+    return "L" + next(
+        t for t in tiles if f"L{t}" not in decision["legal"] and f"R{t}" not in decision["legal"]
+    )
 
 
 def play_person(site: Site, who: str, code: str, seat: int) -> Iterator[Player]:
@@ -378,6 +399,9 @@ def test_a_bot_plays_a_challenge_and_nothing_it_sends_harms_the_table(site: Site
     assert not thread.is_alive()
     decisions = [m for m in seen if m["type"] == "decision"]
     assert len(decisions) >= 3 and [m["type"] for m in seen].count("game_end") == 1
+    # Every wrong answer was refused (the thread checked each code) and none was played.
+    errors = [m for m in seen if m["type"] == "error"]
+    assert len(errors) == len(decisions) + len(decisions) // 3
     record = site.get(None, f"/api/tables/{code}/record?game=1").json()
     moments = truth(record)
     for d in decisions:
