@@ -121,7 +121,7 @@ def test_an_example_bot_plays_a_whole_game_through_the_bridge(
     finally:
         said = bridge.stop()
     assert last["over"] and last["seats"][1]["bot_account"]
-    assert f"challenge from Ana {name[-2:]}: accept" in said
+    assert f"challenge from Ana {name[-2:]}: accepted" in said
     assert "replaced by the first legal move" not in said  # it answered every decision
     assert token not in said
 
@@ -181,6 +181,6 @@ def test_the_bridge_declines_by_its_rules(server: Server, tmp_path: Path) -> Non
                 break
             assert time.monotonic() < deadline, json.dumps(recent)
             time.sleep(0.3)
-        assert "decline (challenges are not accepted)" in bridge.said()
+        assert "declined (challenges are not accepted)" in bridge.said()
     finally:
         bridge.stop()

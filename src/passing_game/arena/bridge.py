@@ -127,16 +127,18 @@ class Accepting:
         'not from an account on the list'
         """
         if self.mode == "none":
-            return "challenges are not accepted"
+            return _("challenges are not accepted")
         rated = bool(challenge.get("rated"))
-        if (self.mode == "casual" and rated) or (self.mode == "rated" and not rated):
-            return "rated games only" if self.mode == "rated" else "casual games only"
+        if self.mode == "casual" and rated:
+            return _("casual games only")
+        if self.mode == "rated" and not rated:
+            return _("rated games only")
         if self.names and str(challenge.get("from", "")).casefold() not in self.names:
-            return "not from an account on the list"
+            return _("not from an account on the list")
         if challenge.get("players") not in self.players:
-            return "not that many players"
+            return _("not that many players")
         if playing >= self.most:
-            return "playing as many games as it may"
+            return _("playing as many games as it may")
         return None
 
 
@@ -252,12 +254,14 @@ class Bridge:
         elif kind == "challenge":
             playing = sum(1 for seat in self.seats.values() if not seat.ended)
             why = self.accepting.refusal(line, playing)
-            answer = "accept" if why is None else "decline"
-            self.say(
-                _("challenge from {name}: {answer}").format(
-                    name=line.get("from"), answer=answer if why is None else f"{answer} ({why})"
+            who = line.get("from")
+            if why is None:
+                self.say(_("challenge from {name}: accepted").format(name=who))
+            else:
+                self.say(
+                    _("challenge from {name}: declined ({reason})").format(name=who, reason=why)
                 )
-            )
+            answer = "accept" if why is None else "decline"
             await self._send({"type": answer, "challenge": line.get("id")})
         elif kind == "rematch" and isinstance(code, str) and self.accepting.mode != "none":
             await self._send({"type": "rematch", "table": code})

@@ -30,8 +30,8 @@ BOT_TEXTS: dict[str, str] = {
     ),
     "Copy the token": N_("Copy the token"),
     "Copied.": N_("Copied."),
-    "Then run your program with it, for example:": N_(
-        "Then run your program with it, for example:"
+    "Save it in a file only you can read, then run your program with it, for example:": N_(
+        "Save it in a file only you can read, then run your program with it, for example:"
     ),
     "I have kept it": N_("I have kept it"),
     "Connected": N_("Connected"),

@@ -114,7 +114,7 @@ function tokenBox() {
     h("div", { class: "row" },
       h("button", { type: "button", id: "bot-token-copy", onclick: copy }, t("Copy the token")),
       BOTS.copied ? h("span", { class: "hint", role: "status", text: t("Copied.") }) : null),
-    h("p", { class: "hint", text: t("Then run your program with it, for example:") }),
+    h("p", { class: "hint", text: t("Save it in a file only you can read, then run your program with it, for example:") }),
     h("pre", { class: "bot-command" }, h("code", { text: `passing-game bot connect ${site} "cmd:python3 my_bot.py" --token-file bot.token` })),
     h("button", { type: "button", class: "primary", id: "bot-token-kept", onclick: () => { BOTS.shown = null; accountRefresh(); } }, t("I have kept it")));
 }
