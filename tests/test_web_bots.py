@@ -36,6 +36,7 @@ from passing_game.moves import parse_move
 from passing_game.web import admin
 from passing_game.web.botapi.model import TOKEN_PREFIX, bearer, decision_id, new_token
 from passing_game.web.quickplay.matching import A_BOT, MEETS_BOTS, PEOPLE_ONLY, choose
+from passing_game.web.server.logs import redact
 from passing_game.web.store.rows import Ticket
 from site_helpers import Site, either_site
 from test_web_leak import truth
@@ -237,6 +238,8 @@ def test_a_bot_account_is_made_with_the_names_rules_and_its_token_shown_once(sit
         users = json.dumps([list(r) for r in tx.all("SELECT * FROM web_users")], default=str)
     assert row is not None and row[0] == hashlib.sha256(token.encode()).hexdigest()
     assert token not in every and token not in users  # only its hash is kept
+    for line in (f"WebSocket /bot?token={token} 403", f"Authorization: Bearer {token}", token):
+        assert token not in redact(line)  # a log line never holds it either
     # The names' rules of every account; one owner has at most five bots.
     for name, code in (("Ana", "name-taken"), ("Hard bot", "name-reserved"), ("Ro", "bad-name")):
         refused = site.post("Ana", "/api/bots", {"name": name})
@@ -447,6 +450,8 @@ def test_a_rated_game_with_a_bot_rates_everyone_in_the_bots_pool(site: Site) -> 
     assert [(p["name"], p["bot"]) for p in games[0]["players"]] == [("Ana", False), ("Robo", True)]
     assert games[0]["rating"]["pool"] == "bots-2"
     assert site.get(None, f"/api/replay/{code}/1").json()["bots"] == [False, True]
+    yours = site.get("Ana", f"/api/tables/status?codes={code}").json()["tables"]
+    assert yours[0]["bots"] == [False, True]
 
 
 def test_quick_play_meets_bots_only_by_choice(site: Site) -> None:

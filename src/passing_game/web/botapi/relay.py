@@ -196,17 +196,19 @@ class GameRelay:
         if dealing and dealing.get("give"):
             part = secrets.token_hex(16)
             self._once(("contribute", game), Intent("contribute", {"value": part}))
-        if seat.get("away") in TAKE_BACK and not self.link.closed:
-            self._once(("back", game, self.results, frame["state"]), Intent("back"))
+        table = self.table
+        if seat.get("away") in TAKE_BACK and not self.link.closed and table is not None:
+            self._once(("back", game, len(table.played_by)), Intent("back"))
         offered = frame.get("over") and self.seat in (frame.get("rematch_waiting") or ())
         if offered and ("rematch", game) not in self.done:
             self.done.add(("rematch", game))
             self._send({"type": "rematch"})
 
     def _once(self, key: tuple[Any, ...], intent: Intent) -> None:
+        """A chore done once (its refusal is the table's business, not the bot's)."""
         if key not in self.done:
             self.done.add(key)
-            self.link.lobby.spawn(self.act(intent))
+            self.link.lobby.spawn(self.act(intent, quiet=True))
 
     # -- the bot's lines ------------------------------------------------------------
 
@@ -228,11 +230,12 @@ class GameRelay:
         try:
             move = protocol.move_of(message, list(open_now.legal))
         except AnswerError as exc:
-            self._refuse("nonsense", f"{exc}; the legal moves are {legal_words(open_now.legal)}")
+            words = legal_words(open_now.legal)
+            self._refuse("nonsense", f"{exc}; the legal moves are {words}", ident)
             return
         if move not in open_now.legal:
             words = legal_words(open_now.legal)
-            self._refuse("illegal", f"{move} is not legal now; the legal moves are {words}")
+            self._refuse("illegal", f"{move} is not legal now; the legal moves are {words}", ident)
             return
         self.answering = True
         self.link.lobby.spawn(self._play(open_now, move))
@@ -252,8 +255,9 @@ class GameRelay:
         finally:
             self.answering = False
 
-    async def act(self, intent: Intent, ident: int | None = None) -> bool:
-        """An intent for the bot's seat, carried out by the table's leader; whether it was."""
+    async def act(self, intent: Intent, ident: int | None = None, *, quiet: bool = False) -> bool:
+        """An intent for the bot's seat, carried out by the table's leader; whether it was
+        (a refusal is told to the bot, unless ``quiet``: the relay's own chores)."""
         table = self.table
         if table is None or self.closed or self.conn.seat is None:
             return False
@@ -261,7 +265,10 @@ class GameRelay:
             with using_language(self.conn.language):
                 await self.link.lobby.lead(self.conn, table, intent, {})
         except ProtocolError as exc:
-            self._refuse(exc.code or "refused", str(exc), ident)
+            if quiet:
+                log.debug("a bot's %s was refused: %s", intent.type, exc)
+            else:
+                self._refuse(exc.code or "refused", str(exc), ident)
             return False
         except Exception:
             log.exception("a bot's %s was not carried out", intent.type, extra={"table": self.code})
