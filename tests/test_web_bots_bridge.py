@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from cluster_helpers import Browser, Person
-from web_helpers import Server, free_port
+from web_helpers import Server, free_port, service_missing
 
 ROOT = Path(__file__).parent.parent
 PASSWORD = "correct horse battery"
@@ -109,7 +109,7 @@ def test_an_example_bot_plays_a_whole_game_through_the_bridge(
     server: Server, tmp_path: Path, program: str
 ) -> None:
     if program == GREEDY_JS and shutil.which("node") is None:
-        pytest.skip("Node is not installed")
+        service_missing("Node is not installed")
     name = "Greedy " + ("py" if program == GREEDY_PY else "js")
     ana = owner(server, f"Ana {name[-2:]}")
     token = ana.post("/api/bots", {"name": name})["token"]

@@ -22,12 +22,10 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from browser_helpers import open_account, play_to_the_end, scroll_to, sign_up, watch_errors
-from web_helpers import Server
+from web_helpers import Server, service_missing
 
 ROOT = Path(__file__).parent.parent
 VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
-
-pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="Node is not installed")
 
 
 def no_sideways_overflow(page: Page) -> None:
@@ -45,6 +43,8 @@ def open_my_bots(page: Page) -> None:
 def test_a_person_challenges_the_node_bot_and_plays_it_to_the_end(
     browser: Browser, server: Server, shots: Path, tmp_path: Path, size: str
 ) -> None:
+    if shutil.which("node") is None:
+        service_missing("Node is not installed: the example bot is Node's")
     page = browser.new_context(viewport=VIEWPORTS[size]).new_page()
     errors = watch_errors(page)
     page.goto(server.url("/"))
