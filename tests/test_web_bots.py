@@ -37,7 +37,7 @@ from passing_game.web import admin
 from passing_game.web.botapi.model import TOKEN_PREFIX, bearer, decision_id, new_token
 from passing_game.web.quickplay.matching import A_BOT, MEETS_BOTS, PEOPLE_ONLY, choose
 from passing_game.web.server.logs import redact
-from passing_game.web.store.rows import Ticket
+from passing_game.web.store.rows import Ticket, UserRow
 from site_helpers import Site, either_site
 from test_web_leak import truth
 from web_helpers import TILE_TEXT, Player
@@ -515,3 +515,37 @@ def test_deleting_the_owner_deletes_the_bots(site: Site) -> None:
         Bot(site, token)
     assert admin.bots(store_of(site)) == []
     assert site.get(None, "/api/profiles/Robo").status_code == 404
+
+
+def test_the_moderators_commands_for_bots(tmp_path: Path) -> None:
+    """``passing-game admin bots list|revoke`` and ``recovery`` refused for a bot, as a
+    moderator types them (click's runner, an SQLite file as ``--db``)."""
+    from click.testing import CliRunner
+
+    from passing_game.cli import main
+    from passing_game.web.botapi import service
+    from passing_game.web.store import SqliteStore, accounts
+
+    path = tmp_path / "site.sqlite3"
+    store = SqliteStore(path)
+    with store.transaction() as tx:
+        accounts.insert_user(tx, UserRow("ana", "Ana", 1.0), "ana", "ana", "h")
+    _made, token = service.create(store, "ana", "Robo", 2.0, "h")
+    store.close()
+
+    def run(*args: str) -> Any:
+        db = ["--db", f"sqlite:///{path}", "--actor", "m"]
+        return CliRunner().invoke(main, ["--lang", "en", "admin", *db, *args])
+
+    listed = run("bots", "list")
+    assert listed.exit_code == 0 and "Robo" in listed.output and "Ana" in listed.output
+    assert token not in listed.output
+    refused = run("recovery", "Robo", "--reason", "asked")
+    assert refused.exit_code == 2 and "bot account" in refused.output
+    assert run("bots", "revoke", "Robo").exit_code == 2  # a reason is needed
+    revoked = run("bots", "revoke", "Robo", "--reason", "leaked token")
+    assert revoked.exit_code == 0, revoked.output
+    again = run("bots", "revoke", "Robo", "--reason", "twice")
+    assert again.exit_code == 2 and "no token" in again.output
+    assert "revoked" in run("bots", "list").output
+    assert "bot: revoke token" in run("log").output
