@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from passing_game.arena import outside, protocol
+from passing_game.arena import outside
 from passing_game.arena.runner import ArenaConfig, ArenaError, bot_specs, run
+from passing_game.bots import protocol
 from passing_game.moves import Move, Play
 from passing_game.round import Round
 from passing_game.rules import Rules

@@ -289,8 +289,9 @@ def test_presence_counts_only_live_processes_and_shows_the_table(store: Store) -
             "name": "Ana",
             "online": True,
             "table": {"code": code, "players": ["Cy", "Ana"], "rated": True},
+            "bot": False,  # a bot account is marked (P62)
         },
-        {"name": "Cy", "online": False, "table": None},
+        {"name": "Cy", "online": False, "table": None, "bot": False},
     ]
     # One process alone (SQLite): only its own rows count.
     solo = service.state(store, "ben", NOW, alive_since=None, process="dead")["friends"]
@@ -299,7 +300,7 @@ def test_presence_counts_only_live_processes_and_shows_the_table(store: Store) -
         rows.set_online(tx, "live", [("ana", "")], [("ana", code)], NOW + 1)
         assert rows.forget_online(tx, dead_before=NOW - 10) == 1  # the dead one's row
     seen = service.state(store, "ben", NOW + 1, alive_since=NOW - 9, process="live")["friends"]
-    assert seen[0] == {"name": "Ana", "online": True, "table": None}
+    assert seen[0] == {"name": "Ana", "online": True, "table": None, "bot": False}
     # Whoever blocks you is never shown to you online.
     service.block(store, "ana", "Ben", NOW + 2)
     service.follow(store, "ben", "Cy", NOW)

@@ -53,7 +53,12 @@ def test_presence_and_a_challenge_across_three_processes(pg_url: str, tmp_path: 
         status, body = refused(lambda: Browser(two).get("/api/social"))
         assert (status, body["code"]) == (401, "signed-out")
         assert ben.post("/api/social/follow", {"name": "ana"})["name"] == "Ana"
-        assert friend(ben, "Ana", lambda f: True) == {"name": "Ana", "online": False, "table": None}
+        assert friend(ben, "Ana", lambda f: True) == {
+            "name": "Ana",
+            "online": False,
+            "table": None,
+            "bot": False,
+        }
 
         # Ana at a table of her own through process 2; Ben asks process 3.
         sock = ana.socket(two)
@@ -66,6 +71,7 @@ def test_presence_and_a_challenge_across_three_processes(pg_url: str, tmp_path: 
             "name": "Ana",
             "online": True,
             "table": {"code": code, "players": ["Ana", "Easy bot"], "rated": False},
+            "bot": False,
         }
         sock.close()
         friend(ben, "Ana", lambda f: not f["online"])

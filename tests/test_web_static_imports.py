@@ -57,6 +57,8 @@ LAYERS: dict[str, list[str]] = {
         "social.js",
         # The chat panel of a table and of a tournament's page.
         "chat.js",
+        # The account's "My bots": bot accounts and their tokens (issue 28, P62).
+        "bots.js",
     ],
     "screens": [
         "lobby.js",

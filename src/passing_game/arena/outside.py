@@ -25,10 +25,12 @@ import subprocess
 import threading
 import time
 from collections import Counter
+from collections.abc import Mapping
 from multiprocessing import util
 from typing import IO, Any, ClassVar
 
-from passing_game.arena import protocol
+from passing_game.bots import protocol
+from passing_game.i18n import _, ngettext
 from passing_game.moves import Move
 from passing_game.outcome import RoundResult
 from passing_game.rules import Rules
@@ -285,8 +287,12 @@ class OutsideBot:
 
         ``slot`` counts this bot's earlier seats in the game (0 but for partners).
         """
+        self.begin_line(protocol.start(rules, seat, names, game), slot)
+
+    def begin_line(self, started: dict[str, Any], slot: int = 0) -> None:
+        """``begin`` with the game's ``start`` line already made (the site's, P62)."""
         self.program = program_for(self.label, slot, self.argv, self.timeout)
-        self.started = protocol.start(rules, seat, names, game)
+        self.started = started
         if self.program.process is None:
             self._restart()
         elif not self.program.alive or not self.program.send(self.started):
@@ -314,17 +320,33 @@ class OutsideBot:
         if self.program is None:  # asked without a start (outside the arena)
             names = [f"seat {s + 1}" for s in range(view.rules.players)]
             self.begin(view.rules, view.seat, names, 0)
-        assert self.program is not None
-        if not self.program.alive:
-            self.faults["died"] += 1
-            if not self._restart():
-                return legal[0]
+        if not self.ready():
+            return legal[0]
         text = None
-        if self.text or self.program.hello.get("text"):
+        if self.wants_text:
             from passing_game.bots.text import view_text
 
             text = view_text(view)
-        line, fault = self.program.ask(protocol.decision(view, self.decisions, text=text))
+        return self.answer(protocol.decision(view, self.decisions, text=text), legal)
+
+    def ready(self) -> bool:
+        """Whether the program runs (started again if it died); False if it will not."""
+        assert self.program is not None
+        if self.program.alive:
+            return True
+        self.faults["died"] += 1
+        return self._restart()
+
+    @property
+    def wants_text(self) -> bool:
+        """Whether decisions carry the view as text (the spec's ``text=``, or the hello's)."""
+        return self.text or bool(self.program is not None and self.program.hello.get("text"))
+
+    def answer(self, decision: dict[str, Any], legal: list[Move]) -> Move:
+        """The program's move for a decision line (``choose``'s, or the site's through
+        the bridge, P62); a bad or late answer is counted and met by ``legal[0]``."""
+        assert self.program is not None
+        line, fault = self.program.ask(decision)
         if fault is not None:
             self.faults[fault] += 1
             self._restart()
@@ -341,22 +363,45 @@ class OutsideBot:
         return move
 
     def end_round(self, result: RoundResult) -> None:
-        if self.program is not None:
-            self.program.send(
-                protocol.round_end(
-                    result.points_by_side(), result.side_pips, result.winner, result.reason
-                )
+        self.tell(
+            protocol.round_end(
+                result.points_by_side(), result.side_pips, result.winner, result.reason
             )
+        )
 
     def end_game(self, scores: tuple[int, ...] | None, winner: int | None) -> None:
+        self.tell(protocol.game_end(scores, winner))
+
+    def tell(self, line: dict[str, Any]) -> None:
+        """A line the program only reads (a round's or the game's end)."""
         if self.program is not None:
-            self.program.send(protocol.game_end(scores, winner))
+            self.program.send(line)
 
     def fault_counts(self) -> tuple[tuple[str, int], ...]:
         return tuple((k, self.faults[k]) for k in FAULTS if self.faults[k])
 
     def __repr__(self) -> str:
         return f"OutsideBot({self.label!r}, {shlex.join(self.argv)!r})"
+
+
+def fault_words(kind: str, n: int) -> str:
+    """``n`` faults of one kind (``FAULTS``) in words, as the reports say them."""
+    words = {
+        "late": ngettext("{n} late answer", "{n} late answers", n),
+        "nonsense": ngettext("{n} answer that was no move", "{n} answers that were no move", n),
+        "illegal": ngettext("{n} illegal move", "{n} illegal moves", n),
+        "died": ngettext("{n} exit or crash", "{n} exits or crashes", n),
+        "restarts": ngettext("{n} restart", "{n} restarts", n),
+    }
+    return words.get(kind, f"{{n}} {kind}").format(n=n)
+
+
+def fault_line(label: str, faults: Mapping[str, int]) -> str:
+    """One bot's faults in a line: the arena's report, the bridge's (P62)."""
+    kinds = ", ".join(fault_words(k, n) for k, n in faults.items() if n)
+    return _("{bot}: {faults}; each bad answer was replaced by the first legal move").format(
+        bot=label, faults=kinds
+    )
 
 
 def check(argv: list[str], timeout: float) -> dict[str, Any]:
@@ -369,4 +414,12 @@ def check(argv: list[str], timeout: float) -> dict[str, Any]:
         program.stop()
 
 
-__all__ = ["OutsideBot", "OutsideError", "check", "close_all", "parse_command"]
+__all__ = [
+    "OutsideBot",
+    "OutsideError",
+    "check",
+    "close_all",
+    "fault_line",
+    "fault_words",
+    "parse_command",
+]

@@ -16,9 +16,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from passing_game.arena.outside import fault_line
 from passing_game.arena.runner import GameOutcome
 from passing_game.arena.stats import Interval, Summary
-from passing_game.i18n import _, ngettext
 
 DASH = "–"
 NAN = float("nan")
@@ -158,34 +158,13 @@ def render(summary: Summary, console: Console, *, jobs: int | None = None) -> No
         console.print(sprt_line(summary), highlight=False)
 
 
-#: How the report names each kind of fault (``arena.outside.FAULTS``).
-def _fault_words(kind: str, n: int) -> str:
-    words = {
-        "late": ngettext("{n} late answer", "{n} late answers", n),
-        "nonsense": ngettext("{n} answer that was no move", "{n} answers that were no move", n),
-        "illegal": ngettext("{n} illegal move", "{n} illegal moves", n),
-        "died": ngettext("{n} exit or crash", "{n} exits or crashes", n),
-        "restarts": ngettext("{n} restart", "{n} restarts", n),
-    }
-    return words.get(kind, f"{{n}} {kind}").format(n=n)
-
-
 def fault_lines(summary: Summary) -> list[str]:
     """One line per outside bot that misbehaved: its faults, each met by a fallback move.
 
     Nothing for a run without faults, so the registry's bots' reports stay as
     they were.
     """
-    lines = []
-    for b in summary.bots:
-        if b.faults:
-            kinds = ", ".join(_fault_words(k, n) for k, n in b.faults.items())
-            lines.append(
-                _("{bot}: {faults}; each bad answer was replaced by the first legal move").format(
-                    bot=b.label, faults=kinds
-                )
-            )
-    return lines
+    return [fault_line(b.label, b.faults) for b in summary.bots if b.faults]
 
 
 def sprt_line(summary: Summary) -> str:

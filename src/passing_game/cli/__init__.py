@@ -27,6 +27,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         N_("Analyse a finished game: the expert marks one seat's mistakes and blunders."),
     ),
     "arena": ("passing_game.cli.arena", N_("Play bots against each other on duplicate deals.")),
+    "bot": (
+        "passing_game.cli.bot",
+        N_("Play on the web site as a bot account: a program plays."),
+    ),
     "bench": (
         "passing_game.cli.bench",
         N_("Measure the engine's speed, optionally against peer engines."),

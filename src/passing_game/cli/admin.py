@@ -10,6 +10,7 @@
     passing-game admin log [--limit N]
     passing-game admin chat reports|delete|mute|close ...   (cli/admin_chat.py)
     passing-game admin ladder publish FILE --reason TEXT | ladder show   (cli/admin_ladder.py)
+    passing-game admin bots list|revoke ...                 (cli/admin_bots.py)
     passing-game admin tournament NAME --kind swiss|arena|duplicate --starts "YYYY-MM-DD HH:MM"
         [--size 2|4] [--rounds N] [--minutes N] [--clock 20|45|90] [--rated]
         [--target N] [--min-finished SHARE] --reason TEXT
@@ -258,6 +259,8 @@ def _action_word(action: str) -> str:
         "chat-close": pgettext("moderators' log", "chat: close report"),
         # TRANSLATORS: the moderators' log's "action" column: a ladder of agents was published.
         "ladder": pgettext("moderators' log", "ladder: publish"),
+        # TRANSLATORS: the moderators' log's "action" column: a bot account's token revoked.
+        "bot-revoke": pgettext("moderators' log", "bot: revoke token"),
     }
     return words.get(action, action)
 
@@ -373,7 +376,8 @@ def tournament_command(
     click.echo(_("{name} is scheduled: /tournament/{id}").format(name=event.name, id=event.id))
 
 
-# ``admin chat ...`` (issue 27, item 1) and ``admin ladder ...`` (issue 28, item 5): each
-# its own module, registered on this group.
+# ``admin chat ...`` (issue 27, item 1), ``admin bots ...`` (issue 28, item 4) and
+# ``admin ladder ...`` (issue 28, item 5): each its own module, registered on this group.
+import passing_game.cli.admin_bots  # noqa: E402
 import passing_game.cli.admin_chat  # noqa: E402
 import passing_game.cli.admin_ladder  # noqa: E402, F401

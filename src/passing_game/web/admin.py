@@ -17,7 +17,10 @@ its reason kept, nor logged without being done.
 - ``unrate``: a game leaves the ratings (``ratings.unrate_tx``).
 - ``recovery_code``: one more recovery code for an account whose person lost
   the password and the codes (``accounts/recovery.py``); the log names the
-  account, never the code.
+  account, never the code. A bot account has no password, and gets none.
+- Bot accounts (P62): suspending a person suspends their bots with them
+  (``held``), restoring them restores those; ``bots`` lists every bot and
+  ``revoke_bot`` takes a bot's token away (its socket closes within seconds).
 """
 
 from __future__ import annotations
@@ -31,13 +34,15 @@ from passing_game.web.accounts.flows import check_user_name, name_key, rename_se
 from passing_game.web.accounts.names import skeleton
 from passing_game.web.accounts.recovery import clean, code_hash, new_code
 from passing_game.web.protocol import ProtocolError
-from passing_game.web.ratings.service import POOLS, RatingError, display, unrate_tx
+from passing_game.web.ratings.service import BOT_POOLS, POOLS, RatingError, display, unrate_tx
 from passing_game.web.store import Store, Tx
 from passing_game.web.store import accounts as users
 from passing_game.web.store import admin as moderation
+from passing_game.web.store import bots as bot_rows
 from passing_game.web.store import ratings as rating_rows
 from passing_game.web.store import recovery as codes_rows
 from passing_game.web.store import tournaments as tournament_rows
+from passing_game.web.store.bots import BotRow
 from passing_game.web.store.rows import LogEntry
 from passing_game.web.tournament.director import parse_settings
 from passing_game.web.tournament.model import Event, TournamentError
@@ -56,6 +61,7 @@ ACTIONS = (
     "chat-mute",
     "chat-close",
     "ladder",  # a ladder of agents published (web/ladder/service.py)
+    "bot-revoke",
 )
 
 
@@ -109,7 +115,7 @@ def accounts(store: Store, search: str | None = None, limit: int = 100) -> list[
                     row.created,
                     row.suspended,
                     row.deleted,
-                    {p: ratings[p] for p in POOLS if p in ratings},
+                    {p: ratings[p] for p in POOLS + BOT_POOLS if p in ratings},
                 )
             )
     return found
@@ -154,7 +160,9 @@ def suspend(store: Store, name: str, *, actor: str, reason: str) -> None:
             raise AdminError(_("{name} is already suspended").format(name=shown))
         moderation.set_suspended(tx, user, True)
         users.end_sessions_of(tx, user)
-        _log(tx, actor, "suspend", f"{shown} [{user}]", reason)
+        bot_rows.unhold(tx, user)  # a bot suspended by name stays so, whatever its owner
+        held = bot_rows.hold(tx, user)  # a person's bots stop with them
+        _log(tx, actor, "suspend", _with_bots(f"{shown} [{user}]", held), reason)
 
 
 def restore(store: Store, name: str, *, actor: str, reason: str) -> None:
@@ -165,7 +173,14 @@ def restore(store: Store, name: str, *, actor: str, reason: str) -> None:
         if not suspended:
             raise AdminError(_("{name} is not suspended").format(name=shown))
         moderation.set_suspended(tx, user, False)
-        _log(tx, actor, "restore", f"{shown} [{user}]", reason)
+        bot_rows.unhold(tx, user)
+        freed = bot_rows.release(tx, user)
+        _log(tx, actor, "restore", _with_bots(f"{shown} [{user}]", freed), reason)
+
+
+def _with_bots(target: str, bots: list[str]) -> str:
+    """The log's target, with the bot accounts that went with it."""
+    return f"{target} + bots [{', '.join(bots)}]" if bots else target
 
 
 def unrate(store: Store, code: str, game: int, *, actor: str, reason: str) -> list[str]:
@@ -189,9 +204,35 @@ def recovery_code(store: Store, name: str, *, actor: str, reason: str) -> str:
     code = new_code()
     with store.transaction() as tx:
         user, shown, _suspended = _find(tx, name)
+        if bot_rows.bot(tx, user) is not None:
+            raise AdminError(
+                _(
+                    "{name} is a bot account: it has no password; its owner makes it a new token"
+                ).format(name=shown)
+            )
         codes_rows.add_codes(tx, user, [code_hash(user, str(clean(code)))], time.time())
         _log(tx, actor, "recovery", f"{shown} [{user}]", reason)
     return code
+
+
+def bots(store: Store, search: str | None = None, limit: int = 100) -> list[BotRow]:
+    """Bot accounts, oldest first; ``search`` keeps those whose name or owner's holds it."""
+    with store.transaction() as tx:
+        return bot_rows.find(tx, name_key(search) if search else None, limit)
+
+
+def revoke_bot(store: Store, name: str, *, actor: str, reason: str) -> None:
+    """No token works for the bot any more (its owner may make a new one)."""
+    reason = check_reason(reason)
+    with store.transaction() as tx:
+        user, shown, _suspended = _find(tx, name)
+        found = bot_rows.bot(tx, user)
+        if found is None:
+            raise AdminError(_("{name} is not a bot account").format(name=shown))
+        if not found.token:
+            raise AdminError(_("{name} has no token to revoke").format(name=shown))
+        bot_rows.set_token(tx, user, None, time.time())
+        _log(tx, actor, "bot-revoke", f"{shown} [{user}]", reason)
 
 
 def log_entries(store: Store, limit: int = 50) -> list[LogEntry]:
@@ -207,11 +248,13 @@ __all__ = [
     "AdminError",
     "LogEntry",
     "accounts",
+    "bots",
     "check_reason",
     "log_entries",
     "recovery_code",
     "rename",
     "restore",
+    "revoke_bot",
     "suspend",
     "unrate",
 ]

@@ -90,7 +90,12 @@ def games_of(store: Store, user_id: str, limit: int = MOST_GAMES) -> list[dict[s
         held = seats.get(code, [])
         names = frames.seat_names([row for row, _account in held])
         players = [
-            {"seat": row.seat, "name": account or names[row.seat], "you": row.seat == seat}
+            {
+                "seat": row.seat,
+                "name": account or names[row.seat],
+                "you": row.seat == seat,
+                "bot": row.bot,  # a bot account (P62)
+            }
             for row, account in held
         ]
         change = changes.get((code, game))

@@ -129,7 +129,13 @@ async def _daily(lobby: Lobby, conn: Conn, intent: Intent) -> None:
 
 
 async def _quick(lobby: Lobby, conn: Conn, intent: Intent) -> None:
-    await lobby.quick.enter(conn, intent["players"], bool(intent.get("rated")), intent.get("name"))
+    await lobby.quick.enter(
+        conn,
+        intent["players"],
+        bool(intent.get("rated")),
+        intent.get("name"),
+        bool(intent.get("bots")),  # meet bot accounts too (P62)
+    )
 
 
 async def _quick_fill(lobby: Lobby, conn: Conn, intent: Intent) -> None:

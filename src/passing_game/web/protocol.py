@@ -399,7 +399,7 @@ SCHEMA: dict[str, Schema] = {
     "resign": ({}, {}),
     "invite": ({"seat": _seat}, {}),
     "hand_over": ({"seat": _seat, "level": _level}, {}),
-    "quick": ({"players": _players}, {"rated": _flag, "name": clean_name}),
+    "quick": ({"players": _players}, {"rated": _flag, "name": clean_name, "bots": _flag}),
     "quick_fill": ({}, {}),
     "quick_cancel": ({}, {}),
     "daily": ({}, {}),

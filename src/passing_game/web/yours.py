@@ -61,6 +61,7 @@ def status_of(store: Store, code: str) -> dict[str, Any] | None:
         "to_move": None if over or not started else match.round.to_move,
         "adjourned": next((r.seat for r in stored.seats if r.away == "paused"), None),
         "names": seat_names(stored.seats),
+        "bots": [row.bot for row in stored.seats],  # bot accounts' seats (P62)
         "scores": list(match.scores),
         "round": match.round_number,
         "link": f"/t/{code}",

@@ -9,12 +9,9 @@ which the store keeps only a hash; every sign-in and every password change
 makes a new id, and the page's CSRF token is derived from it
 (``csrf_for``), so that it changes with the session too.
 
-Guessing is slowed, never made a lockout (``throttle``): attempts count per
-account and address together, per account from anywhere (an account's
-known devices are not held by that), and per address; each attempt past
-the free ones waits longer. The counts are in the store, taken atomically,
-so the limits hold whichever server process is asked. An unknown name and a
-wrong password get the same answer, after the same work.
+Guessing is slowed, never made a lockout (``throttle``, P40), with counts in
+the store. An unknown name and a wrong password get the same answer, after
+the same work. A bot account (P62) has no password: it never signs in.
 
 ``Accounts``'s methods are coroutines: the store's work runs through
 ``db_run`` (``AsyncStore.run`` on the server), the hashing through
@@ -40,6 +37,7 @@ from passing_game.web.game.errors import SUSPENDED
 from passing_game.web.protocol import MAX_NAME, ProtocolError, clean_name
 from passing_game.web.store import Store, Tx, hash_token
 from passing_game.web.store import accounts as users
+from passing_game.web.store import bots as bot_rows
 from passing_game.web.store.rows import UserRow
 from passing_game.web.table import frames
 
@@ -398,23 +396,8 @@ class Accounts:
                 throttle.give_back(tx, key)
 
     def _insert_user(self, user: User, hashed: str, address_hash: str) -> None:
-        skeleton = names.skeleton(user.name)
         with self.store.transaction() as tx:
-            clash = users.name_clash(tx, name_key(user.name), skeleton)
-            if clash == "taken":
-                raise AccountError(_(NAME_TAKEN), "name-taken")
-            if clash is not None:
-                raise AccountError(
-                    _("That name looks too much like another player's: please choose another."),
-                    "name-confusable",
-                )
-            row = UserRow(user.id, user.name, user.created, password_hash=hashed)
-            try:
-                users.insert_user(tx, row, name_key(user.name), skeleton, address_hash)
-            except Exception as exc:
-                if tx.is_integrity_error(exc):  # the same name at the same moment
-                    raise AccountError(_(NAME_TAKEN), "name-taken") from None
-                raise
+            insert_account(tx, user, hashed, address_hash)
 
     def _set_hash(self, user_id: str, hashed: str) -> None:
         with self.store.transaction() as tx:
@@ -448,8 +431,29 @@ class Accounts:
     def _delete(self, user_id: str) -> None:
         gone = DELETED_NAME  # stored as is; each reader sees it in their language
         with self.store.transaction() as tx:
-            users.delete_user(tx, user_id, gone, f"deleted:{user_id}")
-            rename_seats(tx, user_id, gone)
+            for gone_id in [user_id, *bot_rows.owned(tx, user_id)]:  # its bots go too (P62)
+                users.delete_user(tx, gone_id, gone, f"deleted:{gone_id}")
+                rename_seats(tx, gone_id, gone)
+
+
+def insert_account(tx: Tx, user: User, hashed: str | None, address_hash: str) -> None:
+    """A new account, its name checked against the live ones' (``hashed``: ``None`` for a bot)."""
+    skeleton = names.skeleton(user.name)
+    clash = users.name_clash(tx, name_key(user.name), skeleton)
+    if clash == "taken":
+        raise AccountError(_(NAME_TAKEN), "name-taken")
+    if clash is not None:
+        raise AccountError(
+            _("That name looks too much like another player's: please choose another."),
+            "name-confusable",
+        )
+    row = UserRow(user.id, user.name, user.created, password_hash=hashed)
+    try:
+        users.insert_user(tx, row, name_key(user.name), skeleton, address_hash)
+    except Exception as exc:
+        if tx.is_integrity_error(exc):  # the same name at the same moment
+            raise AccountError(_(NAME_TAKEN), "name-taken") from None
+        raise
 
 
 def rename_seats(tx: Tx, user_id: str, name: str) -> None:
@@ -489,6 +493,7 @@ __all__ = [
     "csrf_for",
     "csrf_ok",
     "hash_secret",
+    "insert_account",
     "name_key",
     "rename_seats",
 ]

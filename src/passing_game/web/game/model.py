@@ -51,6 +51,9 @@ class SeatRow:
     hints: int = 0
     #: Whether the person accepted a rematch of the finished game.
     rematch: bool = False
+    #: Whether the account is a bot account (issue 28, P62): read with the seat
+    #: from ``web_bots``, never written with it.
+    bot: bool = False
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ tables (``passing_game.web.table.runner``) and serves:
 ``GET /healthz``            whether the store and the bus answer (503 if not)
 ``GET /metrics``            this process's metrics, Prometheus' text format
 ``WS  /ws``                 the game: intents in, frames out
+``WS  /bot``, ``/api/bots``  bot accounts and their socket (web/botapi/api.py)
 ==========================  ===============================================
 
 On start every unfinished game is loaded from the store and its bots go on
@@ -70,6 +71,7 @@ from passing_game.rules import (
 from passing_game.web import intents
 from passing_game.web.accounts.api import ROUTES as ACCOUNT_ROUTES
 from passing_game.web.accounts.flows import SESSION_COOKIE, hash_secret
+from passing_game.web.botapi.api import ROUTES as BOT_ROUTES
 from passing_game.web.chat.api import ROUTES as CHAT_ROUTES
 from passing_game.web.daily import ROUTES as DAILY_ROUTES
 from passing_game.web.game.errors import GAME_NUMBER, NOT_READ, NOT_SAVED
@@ -410,6 +412,7 @@ def create_app(
         *PROFILE_ROUTES,
         *SOCIAL_ROUTES,
         *LADDER_ROUTES,
+        *BOT_ROUTES,
         Route("/", page),
         Route("/t/{code}", page),
         Route("/api/config", _config),

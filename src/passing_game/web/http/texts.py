@@ -11,6 +11,7 @@ filled in by the page. Texts with a count are ``web.http.i18n.PAGE_PLURALS``.
 from __future__ import annotations
 
 from passing_game.i18n import N_
+from passing_game.web.botapi.words import BOT_TEXTS
 from passing_game.web.chat.words import CHAT_TEXTS
 from passing_game.web.ladder.words import LADDER_TEXTS
 from passing_game.web.learn.words import LEARN_TEXTS
@@ -465,4 +466,5 @@ PAGE_TEXTS: dict[str, str] = {
     **LADDER_TEXTS,
     **CHAT_TEXTS,
     **SOCIAL_TEXTS,
+    **BOT_TEXTS,
 }

@@ -35,9 +35,10 @@ from passing_game.web.accounts import names
 from passing_game.web.accounts.flows import name_key
 from passing_game.web.profiles import model
 from passing_game.web.protocol import MAX_NAME
-from passing_game.web.ratings.model import POOLS, display, settling
+from passing_game.web.ratings.model import BOT_POOLS, POOLS, display, settling
 from passing_game.web.review.replay import record_hash
 from passing_game.web.store import SeatRow, Store
+from passing_game.web.store import bots as bot_rows
 from passing_game.web.store import history as history_rows
 from passing_game.web.store import profiles as profile_rows
 from passing_game.web.store import ratings as rating_rows
@@ -52,6 +53,8 @@ MOST_GAMES = 200
 RECENT = 10
 #: The rating changes the graphs are drawn from (the newest, every pool together).
 MOST_STEPS = 1000
+#: The pools in the order a profile lists them: the people's, then the bots' (P62).
+ORDER = POOLS + BOT_POOLS
 
 
 def key_of(name: str) -> str:
@@ -67,7 +70,7 @@ def _names(held: list[tuple[SeatRow, str | None]]) -> list[dict[str, Any]]:
     for row, account in held:
         live = account is not None and account != frames.DELETED_NAME
         name = account if live else shown[row.seat]
-        out.append({"seat": row.seat, "name": name, "account": live})
+        out.append({"seat": row.seat, "name": name, "account": live, "bot": row.bot})
     return out
 
 
@@ -211,6 +214,7 @@ def profile(store: Store, name: str) -> dict[str, Any] | None:
     Run in a worker thread in the visitor's language (bots' names)."""
     with store.transaction() as tx:
         account = profile_rows.account(tx, key_of(name))
+        owner = None if account is None else bot_rows.owner_names(tx, [account.id])
     if account is None:
         return None
     total, games, pools, steps, seats, dates = _read(store, account.id)
@@ -227,7 +231,7 @@ def profile(store: Store, name: str) -> dict[str, Any] | None:
             "settling": settling(row.sigma),
             "points": series.get(row.pool, []),
         }
-        for row in sorted(pools, key=lambda r: POOLS.index(r.pool) if r.pool in POOLS else 99)
+        for row in sorted(pools, key=lambda r: ORDER.index(r.pool) if r.pool in ORDER else 99)
     ]
     recent = []
     for g in games[:RECENT]:
@@ -250,6 +254,8 @@ def profile(store: Store, name: str) -> dict[str, Any] | None:
     return {
         "name": account.name,
         "since": account.created,
+        # A bot account (P62): whose program plays it.
+        "bot": {"owner": owner[account.id]} if owner and account.id in owner else None,
         "ratings": ratings,
         "finished_games": total,
         "counted": len(games),

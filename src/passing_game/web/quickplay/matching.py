@@ -19,7 +19,7 @@ from passing_game.web.protocol import CLOCK_PRESETS, ProtocolError, random_code
 from passing_game.web.store import NewTable, SeatRow, Store, Tx
 from passing_game.web.store import queue as queue_rows
 from passing_game.web.store import tables as table_rows
-from passing_game.web.store.rows import Ticket
+from passing_game.web.store.rows import A_BOT, MEETS_BOTS, PEOPLE_ONLY, Ticket
 from passing_game.web.table.fairness import awaiting
 
 #: A waiting row its process has not refreshed for this long is dropped (the
@@ -96,8 +96,12 @@ def choose(
     ``players`` distinct people of ``rows`` (oldest first), or, when ``asker``
     asked for bots, the asker and whoever else fits; ``None`` if nobody sits.
 
-    >>> def waits(ticket, user, since):
-    ...     return Ticket(ticket, 2, False, user, user or "Guest", "h", since)
+    Bot accounts (P62) sit only with people who chose to meet them, and never
+    without a person: a table is either people only, or people who meet bots
+    with bots; whichever the oldest row waits for is tried first.
+
+    >>> def waits(ticket, user, since, bots=PEOPLE_ONLY):
+    ...     return Ticket(ticket, 2, False, user, user or "Guest", "h", since, bots)
     >>> rows = [waits("a", "ana", 1.0), waits("b", "ana", 2.0), waits("c", None, 3.0)]
     >>> [t.ticket for t in choose(rows, 2, False)]
     ['a', 'c']
@@ -105,13 +109,37 @@ def choose(
     True
     >>> [t.ticket for t in choose(rows, 2, True, asker="c")]
     ['c']
+    >>> bot, bot2 = waits("r", "robo", 0.5, A_BOT), waits("s", "sim", 0.6, A_BOT)
+    >>> [t.ticket for t in choose([bot, *rows], 2, False)]
+    ['a', 'c']
+    >>> [t.ticket for t in choose([bot, waits("d", "dora", 4.0, MEETS_BOTS), *rows], 2, False)]
+    ['r', 'd']
+    >>> choose([bot, bot2], 2, False) is None
+    True
     """
     if asker is not None:
         first = [r for r in rows if r.ticket == asker]
         if not first:
             return None
-        # A rated wait filled with bots is a casual game of the asker alone.
-        rows = first + ([] if rated else [r for r in rows if r.ticket != asker])
+        # A rated wait filled with bots is a casual game of the asker alone; bot
+        # accounts never sit at a table filled with the site's bots.
+        others = [r for r in rows if r.ticket != asker and r.bots != A_BOT]
+        return _first(first + ([] if rated else others), players, partial=True)
+    people = [r for r in rows if r.bots != A_BOT]
+    meeting = [r for r in rows if r.bots != PEOPLE_ONLY]
+    tries = [people, meeting]
+    if rows and rows[0].bots == A_BOT:
+        tries.reverse()
+    for group in tries:
+        chosen = _first(group, players, partial=False)
+        if chosen is not None and any(r.bots != A_BOT for r in chosen):
+            return chosen
+    return None
+
+
+def _first(rows: Sequence[Ticket], players: int, *, partial: bool) -> list[Ticket] | None:
+    """The first ``players`` distinct accounts of ``rows`` (``partial``: or fewer), in
+    waiting order."""
     chosen: list[Ticket] = []
     users: set[str] = set()
     for row in rows:
@@ -122,7 +150,7 @@ def choose(
         chosen.append(row)
         if len(chosen) == players:
             break
-    if asker is None and len(chosen) < players:
+    if not chosen or (not partial and len(chosen) < players):
         return None
     chosen.sort(key=lambda r: (r.since, r.ticket))  # seats in waiting order
     return chosen
@@ -253,8 +281,11 @@ def public_tables(store: Store, limit: int = PUBLIC_LIMIT) -> list[dict[str, Any
 
 
 __all__ = [
+    "A_BOT",
     "FILL_LEVEL",
     "MATCHED_KEEP",
+    "MEETS_BOTS",
+    "PEOPLE_ONLY",
     "PUBLIC_LIMIT",
     "QUICK_CLOCK",
     "STALE_SECONDS",

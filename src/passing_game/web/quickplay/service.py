@@ -80,7 +80,7 @@ from passing_game.web.quickplay.matching import (
 )
 from passing_game.web.server.cluster import Cluster
 from passing_game.web.store import AsyncStore, Store, hash_token
-from passing_game.web.store.rows import Ticket
+from passing_game.web.store.rows import MEETS_BOTS, PEOPLE_ONLY, Ticket
 from passing_game.web.table.conn import Conn
 from passing_game.web.table.seating import Seat, Seating
 
@@ -198,7 +198,10 @@ class QuickPlay:
         waiter.told = waiting
         waiter.conn.push(self.frame(waiter, waiting))
 
-    async def enter(self, conn: Conn, players: int, rated: bool, name: str | None) -> None:
+    async def enter(
+        self, conn: Conn, players: int, rated: bool, name: str | None, bots: bool = False
+    ) -> None:
+        """Wait for a game (``bots``: bot accounts may sit at it too, P62)."""
         if rated and conn.user_id is None:
             raise ProtocolError(_(SIGN_IN_RATED), "signed-out")
         name = conn.user_name or name
@@ -209,7 +212,9 @@ class QuickPlay:
         token = secrets.token_urlsafe(24)
         now = time.time()
         ticket = Ticket(
-            secrets.token_urlsafe(18), players, rated, conn.user_id, name, hash_token(token), now
+            secrets.token_urlsafe(18),
+            *(players, rated, conn.user_id, name, hash_token(token), now),
+            MEETS_BOTS if bots else PEOPLE_ONLY,
         )
         waiter = Waiter(conn, ticket, token)
         self._add(waiter)
@@ -222,7 +227,7 @@ class QuickPlay:
             raise
         waiter.entered = True
         if seated is not None:
-            await self._made(seated)  # the person sits down there (if still connected)
+            await self.made(seated)  # the person sits down there (if still connected)
         if self.waiters.get(ticket.ticket) is not waiter:
             return
         if conn.closed:  # gone while the store worked: the row goes too
@@ -258,7 +263,7 @@ class QuickPlay:
             self._drop(waiter)
             conn.push({"type": "queue_left"})
             raise ProtocolError(_(NOT_WAITING), "not-waiting")
-        await self._made(seated)
+        await self.made(seated)
 
     async def cancel(self, conn: Conn, *, quiet: bool = False) -> bool:
         """Stop waiting; whether a seat had been given meanwhile (the person takes it)."""
@@ -284,8 +289,9 @@ class QuickPlay:
         if waiter is not None and self._drop(waiter):
             self.lobby.spawn(self.lobby.db.run(leave_queue, self.store, waiter.ticket.ticket))
 
-    async def _made(self, seated: Seated) -> None:
-        """A table made from the queue here: this process leads it; its people here sit down."""
+    async def made(self, seated: Seated) -> None:
+        """A table made from the queue here: this process leads it; its people here sit
+        down (a bot account's hub calls it too: the bot's seat is found by its poll)."""
         lobby = self.lobby
         if await lobby.cluster.claim(seated.code):
             table = await lobby.get(seated.code)
@@ -363,7 +369,7 @@ class QuickPlay:
             log.exception("could not match the quick-play queue")
             return
         if seated is not None:
-            await self._made(seated)
+            await self.made(seated)
 
     async def _again(self, waiter: Waiter) -> None:
         try:
@@ -381,7 +387,7 @@ class QuickPlay:
             return
         waiter.entered = True
         if seated is not None:
-            await self._made(seated)
+            await self.made(seated)
 
     async def close(self) -> None:
         """The server stops: its waiting people leave the queue."""

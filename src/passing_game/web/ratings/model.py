@@ -18,6 +18,9 @@ from passing_game.web.game.model import SeatRow, TableState
 
 #: One rating per player count; four players in partnerships are a pool of their own.
 POOLS = ("2", "3", "4", "4-teams")
+#: A game with a bot account at the table rates everyone there in the bots' pools,
+#: apart from the people's (issue 28, P62).
+BOT_POOLS = tuple(f"bots-{pool}" for pool in POOLS)
 #: A new player's rating (OpenSkill's defaults).
 MU = 25.0
 SIGMA = MU / 3
@@ -37,6 +40,15 @@ def pool_of(rules: Rules) -> str:
     ('3', '4-teams')
     """
     return "4-teams" if rules.partnerships else str(rules.players)
+
+
+def bot_pool(pool: str) -> str:
+    """The bots' pool beside a people's pool.
+
+    >>> bot_pool("4-teams")
+    'bots-4-teams'
+    """
+    return f"bots-{pool}"
 
 
 def display(mu: float, sigma: float) -> int:
@@ -227,6 +239,7 @@ def replay(steps: Sequence[Sequence[Any]]) -> tuple[float, float, int]:
 
 
 __all__ = [
+    "BOT_POOLS",
     "DISPLAY_BASE",
     "DISPLAY_SCALE",
     "MU",
@@ -235,6 +248,7 @@ __all__ = [
     "SIGMA",
     "Change",
     "Outcome",
+    "bot_pool",
     "display",
     "left_seats",
     "outcome_for",

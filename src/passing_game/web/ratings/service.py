@@ -39,13 +39,18 @@ pool is replayed from their remaining changes in order (mu adds the changes'
 steps, sigma multiplies their ratios), so the game's own effect is gone and
 every other game's stays as it was computed then.
 
-HTTP: ``GET /api/leaderboard?pool=2`` (``ROUTES``); suspended and deleted
-accounts are left out.
+A game with a bot account at the table (issue 28, P62) rates everyone at it
+in the bots' pool beside its own (``BOT_POOLS``: ``bots-2``...), never in the
+people's: a program's strength says nothing of a person's.
+
+HTTP: ``GET /api/leaderboard?pool=2`` (``ROUTES``; ``pool=bots-2`` for the
+bots' pools); suspended and deleted accounts are left out.
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any
 
 from starlette.requests import Request
@@ -54,6 +59,7 @@ from starlette.routing import Route
 
 from passing_game.i18n import _
 from passing_game.web.ratings.model import (
+    BOT_POOLS,
     DISPLAY_BASE,
     DISPLAY_SCALE,
     MU,
@@ -61,6 +67,7 @@ from passing_game.web.ratings.model import (
     SIGMA,
     Change,
     Outcome,
+    bot_pool,
     display,
     outcome_of,
     pool_of,
@@ -69,6 +76,7 @@ from passing_game.web.ratings.model import (
     settling,
 )
 from passing_game.web.store import Store, StoreError, Tx
+from passing_game.web.store import bots as bot_rows
 from passing_game.web.store import ratings as rating_rows
 from passing_game.web.store.rows import ChangeRow
 
@@ -112,6 +120,8 @@ def rate_tx(tx: Tx, code: str, game: int, outcome: Outcome, now: float) -> list[
     if outcome.aborted or not accounts:
         rating_rows.mark_aborted(tx, code, game)
         return []
+    if bot_rows.bot_ids(tx, accounts):  # a bot at the table: everyone in the bots' pool
+        outcome = replace(outcome, pool=bot_pool(outcome.pool))
     current: dict[str, tuple[float, float]] = {}
     for user in accounts:  # in one order, so that two games never deadlock
         current[user] = rating_rows.lock_rating(tx, user, outcome.pool, MU, SIGMA, now)
@@ -195,6 +205,7 @@ def leaderboard(store: Store, pool: str, limit: int = LEADERBOARD_SIZE) -> list[
     and whether it is still settling; suspended and deleted accounts left out."""
     with store.transaction() as tx:
         rows = rating_rows.leaderboard(tx, pool, limit)
+        bots = bot_rows.bot_ids(tx, [user for user, _name, _rating in rows])
     return [
         {
             "rank": index,
@@ -202,18 +213,19 @@ def leaderboard(store: Store, pool: str, limit: int = LEADERBOARD_SIZE) -> list[
             "rating": display(rating.mu, rating.sigma),
             "games": rating.games,
             "settling": settling(rating.sigma),
+            "bot": user in bots,
         }
-        for index, (name, rating) in enumerate(rows, start=1)
+        for index, (user, name, rating) in enumerate(rows, start=1)
     ]
 
 
 async def leaderboard_endpoint(request: Request) -> Response:
     pool = request.query_params.get("pool", "2")
-    if pool not in POOLS:
+    if pool not in POOLS + BOT_POOLS:
         return JSONResponse(
             {
                 "error": _("There is no such leaderboard: choose one of {choices}.").format(
-                    choices=", ".join(POOLS)
+                    choices=", ".join(POOLS + BOT_POOLS)
                 ),
                 "code": "bad-pool",
             },
@@ -222,7 +234,7 @@ async def leaderboard_endpoint(request: Request) -> Response:
     db = request.app.state.lobby.db
     players = await db.run(leaderboard, db.store, pool)
     return JSONResponse(
-        {"pool": pool, "pools": list(POOLS), "players": players},
+        {"pool": pool, "pools": list(POOLS), "bot_pools": list(BOT_POOLS), "players": players},
         headers={"Cache-Control": "no-store"},
     )
 
@@ -231,6 +243,7 @@ ROUTES = [Route("/api/leaderboard", leaderboard_endpoint)]
 
 
 __all__ = [
+    "BOT_POOLS",
     "DISPLAY_BASE",
     "DISPLAY_SCALE",
     "MU",

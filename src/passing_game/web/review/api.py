@@ -84,6 +84,7 @@ from passing_game.web.review.replay import (
 )
 from passing_game.web.review.replay import asked as ask
 from passing_game.web.store import Store
+from passing_game.web.store import history as history_rows
 
 log = logging.getLogger("passing_game.web")
 
@@ -145,6 +146,12 @@ async def _stored_text(request: Request, code_text: Any, game_text: Any) -> str:
     return record
 
 
+def bot_seats(store: Store, code: str) -> list[bool]:
+    """Which seats of the table a bot account holds (P62): the replay marks them."""
+    with store.transaction() as tx:
+        return [row.bot for row, _name in history_rows.seats_at(tx, code)]
+
+
 # -- the endpoints ---------------------------------------------------------------------
 
 
@@ -201,6 +208,8 @@ async def replay_stored(request: Request) -> Response:
     except Refused as exc:
         return _answer(exc)
     body["code"], body["game"] = clean_code(code), int(game)
+    db = request.app.state.lobby.db
+    body["bots"] = await db.run(bot_seats, db.store, body["code"])  # bot accounts (P62)
     return JSONResponse(body, headers={"Cache-Control": "no-store"})
 
 

@@ -40,6 +40,8 @@ ALREADY = N_("You have challenged {name} already: wait for the answer or cancel 
 GONE = N_("This challenge is over: it was answered, cancelled, or it expired.")
 ONE_PERSON = N_("A challenge has one seat for the person challenged; bots sit in the others.")
 NOT_BLOCKED = N_("You do not block {name}.")
+# A bot that never answers must not hold its table for ever (P62).
+BOT_CLOCK = N_("A game with a bot account has a clock: choose one.")
 
 
 class SocialError(Exception):

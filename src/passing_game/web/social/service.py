@@ -21,6 +21,7 @@ from passing_game.web.protocol import Intent, ProtocolError, random_code
 from passing_game.web.social import model
 from passing_game.web.social.model import SocialError, Standing
 from passing_game.web.store import NewTable, SeatRow, hash_token, ignores, tables
+from passing_game.web.store import bots as bot_rows
 from passing_game.web.store import social as rows
 from passing_game.web.table.fairness import awaiting
 from passing_game.web.table.frames import seat_name
@@ -72,6 +73,8 @@ def state(
         outgoing = rows.open_challenges(tx, me, now, incoming=False)
         recent = rows.recent_challenges(tx, me, now - model.RECENT_SECONDS, now)
         blocking = ignores.ignored_by(tx, me)
+        everyone = [*ids, *(c.from_id for c in incoming + outgoing + recent)]
+        bots = bot_rows.bot_ids(tx, [*everyone, *(c.to_id for c in outgoing + recent)])
     incoming = [c for c in incoming if blocking.get(c.from_id) != "block"]
     out = []
     for friend in friends:
@@ -83,16 +86,27 @@ def state(
                 players = [seat_name(*seat) for seat in shown.seats]
                 table = {"code": code, "players": players, "rated": shown.rated}
                 break
-        out.append({"name": friend.name, "online": bool(where), "table": table})
+        out.append(
+            {"name": friend.name, "online": bool(where), "table": table, "bot": friend.id in bots}
+        )
     return {
         "friends": out,
         "blocked": [b.name for b in blocked],
-        "challenges": [model.challenge_json(c, me, now) for c in incoming + outgoing],
+        "challenges": [_shown(c, me, now, bots) for c in incoming + outgoing],
         "recent": [
-            model.challenge_json(c, me, now)
+            _shown(c, me, now, bots)
             for c in recent
             if not (c.to_id == me and blocking.get(c.from_id) == "block")
         ],
+    }
+
+
+def _shown(row: rows.ChallengeRow, me: str, now: float, bots: set[str]) -> dict[str, Any]:
+    """A challenge's JSON, with which side is a bot account (P62)."""
+    return {
+        **model.challenge_json(row, me, now),
+        "from_bot": row.from_id in bots,
+        "to_bot": row.to_id in bots,
     }
 
 
@@ -150,6 +164,8 @@ def challenge(store: Store, me: str, body: dict[str, Any], now: float) -> dict[s
             incoming=len(rows.open_challenges(tx, target.id, now, incoming=True)),
         )
         model.may_challenge(target, standing)
+        if fields["clock"] is None and bot_rows.bot_ids(tx, [target.id]):
+            raise model.refuse(model.BOT_CLOCK, "bot-clock")
         made = rows.ChallengeRow(
             id=secrets.token_urlsafe(9),
             from_id=me,

@@ -9,7 +9,8 @@
 
 import { ICONS, dialogBox, field, h, toolButton } from "./dom.js";
 import { I18N, nt, sentenceStart, t } from "./i18n.js";
-import { leaderboardBody, ratingNum, signed } from "./ratings.js";
+import { BOT_POOLS, PEOPLE_POOLS, leaderboardBody, poolWord, ratingNum, signed } from "./ratings.js";
+import { botMark } from "./seat.js";
 import { reopen, savedName, savedSeat, send } from "./socket.js";
 import { S, changed, notify, render } from "./state.js";
 
@@ -369,6 +370,7 @@ function menuPanel() {
       // Every finished game's record, as JSON lines (web/yourdata/export.py).
       h("a", { class: "button", id: "acc-export", "data-key": "acc-export", href: "/api/account/export", download: "passing-game-games.jsonl" }, t("Download my games")),
       h("a", { class: "button", id: "acc-profile", "data-key": "acc-profile", href: "/u/" + encodeURIComponent(ACCOUNT.user.name) }, t("My profile")), // profile.js
+      ...EXTRA.map((x) => item("acc-" + x.name, x.label(), () => { openPanel(x.name); x.opened(); })),
       item("acc-leaders", t("Leaderboard"), () => showLeaders()),
       item("acc-password-open", t("Change the password"), () => openPanel("password")),
       item("acc-signout", t("Sign out"), () => signOut()),
@@ -436,7 +438,7 @@ function gamesPanel() {
       h("thead", {}, h("tr", {}, [t("Date"), t("Players"), t("Result"), t("Rating"), ""].map((text) => h("th", { scope: "col", text })))),
       h("tbody", {}, ACCOUNT.games.map((game) => h("tr", { class: "game-row", dataset: { code: game.code, game: String(game.game) } },
         h("td", { text: shortDate(game.date) }),
-        h("td", { class: "players" }, game.players.map((p, i) => [i ? ", " : "", h(p.you ? "strong" : "span", { text: p.name })])),
+        h("td", { class: "players" }, game.players.map((p, i) => [i ? ", " : "", h(p.you ? "strong" : "span", { text: p.name }), p.bot ? botMark() : null])),
         h("td", { class: "result", text: resultText(game) + (game.result ? " · " + game.result.scores.join("–") : "") }),
         h("td", { class: "rating " + (game.rating && !game.rating.removed ? (game.rating.delta > 0 ? "up" : game.rating.delta < 0 ? "down" : "") : ""), text: ratingText(game) }),
         h("td", {}, h("a", { href: game.link, class: "button small" }, game.over ? t("Replay") : t("Open the table")))))));
@@ -444,15 +446,18 @@ function gamesPanel() {
   return { title: t("My games"), body: [content], buttons: [], wide: true };
 }
 
-function poolWords() {
-  return { "2": t("Two players"), "3": t("Three players"), "4": t("Four players"), "4-teams": t("Four players in teams") };
+// One row of pools to choose from: the people's, or the bots' (P62) apart.
+function poolChoices(pools, label, id) {
+  return h("div", { class: "segmented pools", id, role: "radiogroup", "aria-label": label },
+    pools.map((pool) => h("label", { class: pool === ACCOUNT.pool ? "on" : "" },
+      h("input", { type: "radio", name: "pool", value: pool, checked: pool === ACCOUNT.pool, onchange: () => showLeaders(pool) }),
+      h("span", { text: poolWord(pool) }))));
 }
 
 function leadersPanel() {
-  const pools = h("div", { class: "segmented pools", role: "radiogroup", "aria-label": t("Leaderboard") },
-    Object.entries(poolWords()).map(([pool, word]) => h("label", { class: pool === ACCOUNT.pool ? "on" : "" },
-      h("input", { type: "radio", name: "pool", value: pool, checked: pool === ACCOUNT.pool, onchange: () => showLeaders(pool) }),
-      h("span", { text: word }))));
+  const pools = [poolChoices(PEOPLE_POOLS, t("Leaderboard"), "pools-people"),
+    h("p", { class: "pools-heading", text: t("Games with bots") }),
+    poolChoices(BOT_POOLS, t("Games with bots"), "pools-bots")];
   let content;
   if (ACCOUNT.leaders === null) content = h("p", { class: "muted", text: t("Loading…") });
   else if (!ACCOUNT.leaders.length) content = h("p", { class: "muted", text: t("Nobody is rated here yet.") });
@@ -466,6 +471,19 @@ function leadersPanel() {
 }
 
 const PANELS = { signin: () => signPanel("signin"), signup: () => signPanel("signup"), codes: codesPanel, recover: recoverPanel, menu: menuPanel, password: passwordPanel, delete: deletePanel, games: gamesPanel, leaders: leadersPanel };
+
+// Panels other modules add to the dialog, each with its item in the account's menu
+// (bots.js: "My bots"); `build` returns {title, body, buttons, wide} as the panels here.
+const EXTRA = [];
+export function accountPanel(name, label, build, opened) {
+  PANELS[name] = build;
+  EXTRA.push({ name, label, opened });
+}
+
+// Draw the dialog again (a panel of another module changed).
+export function accountRefresh() {
+  accountChanged();
+}
 
 // The panels a person who is not signed in may see.
 const SIGNED_OUT_PANELS = new Set(["signin", "signup", "recover", "leaders"]);

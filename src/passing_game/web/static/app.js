@@ -13,7 +13,8 @@
 //            ladder.js; no screen imports another
 //   parts:   announce.js (what just happened), hand.js, train.js, summary.js,
 //            tracker.js (the table's), quickplay.js, yours.js, tournaments.js (the lobby's),
-//            chat.js (the table's and the tournament's chat panel)
+//            chat.js (the table's and the tournament's chat panel), bots.js (the
+//            account's "My bots")
 //   widgets: seat.js (a seat's card and words), account.js (its button, its
 //            dialog), tools.js (the tool bar, language, rules, copy link),
 //            dialogs.js (the table's questions and seat options)
@@ -27,6 +28,7 @@
 
 import { accountLoad, accountSeat } from "./account.js";
 import { updateTitle } from "./announce.js";
+import "./bots.js"; // "My bots" in the account's dialog (it registers itself there)
 import { Chat } from "./chat.js";
 import { Countdown } from "./clock.js";
 import { trapFocus } from "./dialogs.js";

@@ -9,7 +9,8 @@
 
 import { h } from "./dom.js";
 import { I18N, nt, t } from "./i18n.js";
-import { ratingNum } from "./ratings.js";
+import { poolWord, ratingNum } from "./ratings.js";
+import { botMark } from "./seat.js";
 import { profileActions } from "./social.js";
 import { changed } from "./state.js";
 
@@ -45,10 +46,6 @@ function date(seconds) {
   } catch (e) {
     return new Date(seconds * 1000).toLocaleDateString();
   }
-}
-
-function poolWord(pool) {
-  return { "2": t("Two players"), "3": t("Three players"), "4": t("Four players"), "4-teams": t("Four players in teams") }[pool] || pool;
 }
 
 function svg(tag, attrs, ...children) {
@@ -152,7 +149,8 @@ export const Profile = (() => {
 
   function who(players) {
     return players.map((p, i) => [i ? ", " : "", p.account && p.name !== P.data.name
-      ? h("a", { href: profileHref(p.name), dir: "auto", text: p.name }) : h("span", { dir: "auto", text: p.name })]);
+      ? h("a", { href: profileHref(p.name), dir: "auto", text: p.name }) : h("span", { dir: "auto", text: p.name }),
+      p.bot ? botMark() : null]);
   }
 
   function resultText(r) {
@@ -231,7 +229,9 @@ export const Profile = (() => {
         P.error ? h("p", { class: "error", id: "profile-error", role: "alert", text: P.error }) : h("p", { class: "loading", text: t("Loading…") }));
     }
     return h("main", { class: "lobby profile" }, back,
-      h("h1", { dir: "auto", text: d.name }),
+      h("h1", { dir: "auto" }, h("span", { text: d.name }), d.bot ? botMark() : null),
+      d.bot ? h("p", { id: "profile-bot" }, t("Bot account run by {owner}", { owner: "\u0000" }).split("\u0000").map((part, i) =>
+        i ? [h("a", { href: profileHref(d.bot.owner), dir: "auto", text: d.bot.owner }), part] : part)) : null,
       h("p", { class: "muted", text: t("Playing since {date}", { date: date(d.since) }) }),
       profileActions(d.name),
       ratings(d), recent(d), stats(d));

@@ -1,6 +1,7 @@
 // Quick play, the public tables and the daily deal, on the lobby (issue 13).
 //
-// "Play now" sends {type: "quick", players, rated[, name]}; while the
+// "Play now" sends {type: "quick", players, rated, bots[, name]} (bots: bot accounts
+// may sit at the table too, the person's choice, remembered); while the
 // person waits the server sends {type: "queue", players, rated, waiting,
 // since, waited_ms, fill_after, fill_in_ms}, and once they are seated the
 // usual "joined" and state frames (messages.js takes over from there). After
@@ -19,6 +20,8 @@ import { S, changed, notify, render } from "./state.js";
 export const Quick = {
   players: 2,
   rated: false,
+  // Meet bot accounts too (P62): the person's choice, remembered in this browser.
+  bots: localStorage.getItem("passing-game:quick-bots") === "1",
   asked: null, // the last quick message sent (sent again after a reconnection)
   pending: false, // "Play now" pressed while the socket was still connecting
   queue: null, // the last queue frame while waiting, with `at` (its arrival, performance.now())
@@ -125,7 +128,7 @@ function playNow() {
     document.getElementById("q-name")?.focus();
     return;
   }
-  const msg = { type: "quick", players: Quick.players, rated: !!(Quick.user && Quick.rated) };
+  const msg = { type: "quick", players: Quick.players, rated: !!(Quick.user && Quick.rated), bots: Quick.bots };
   if (!Quick.user) {
     localStorage.setItem("passing-game:name", name);
     msg.name = name;
@@ -169,6 +172,8 @@ function playNowCard() {
       h("span", { text: String(n) }))));
   const rated = h("input", { type: "checkbox", id: "q-rated", "data-key": "quick-rated", checked: signedIn && Quick.rated, disabled: !signedIn,
     onchange: (e) => { Quick.rated = e.target.checked; } });
+  const meetBots = h("input", { type: "checkbox", id: "q-bots", "data-key": "quick-bots", checked: Quick.bots, "aria-describedby": "q-bots-hint",
+    onchange: (e) => { Quick.bots = e.target.checked; localStorage.setItem("passing-game:quick-bots", Quick.bots ? "1" : "0"); } });
   const who = signedIn
     ? h("p", { class: "quick-who", text: t("Playing as {name}", { name: Quick.user.name }) })
     : field(t("Your name"), h("input", { type: "text", id: "q-name", maxlength: S.config.max_name, autocomplete: "nickname",
@@ -180,6 +185,8 @@ function playNowCard() {
     h("fieldset", {}, h("legend", { text: t("Players") }), radios),
     h("label", { class: "check" }, rated, h("span", { text: t("Rated game") })),
     signedIn ? null : h("p", { class: "hint", text: t("Sign in to play rated games.") }),
+    h("label", { class: "check" }, meetBots, h("span", { text: t("Meet bot accounts too") })),
+    h("p", { class: "hint", id: "q-bots-hint", text: t("Programs that people run. A rated game with one counts in the bots' ratings, apart from the people's.") }),
     h("div", { class: "row" }, h("button", { type: "submit", class: "primary big", id: "quick-button", "data-key": "quick-play", text: t("Play now") })));
 }
 

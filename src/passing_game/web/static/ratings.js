@@ -5,11 +5,11 @@
 // frame.ratings (web/ratings/shown.py): per seat {before, after, delta, settling};
 // a rating still "settling" rests on its first games, which move it more (its
 // margin of doubt shrinks fast). The leaderboard's rows: {rank, name, rating,
-// games, settling}. Names are user text: always put on the page as text.
+// games, settling, bot}. Names are user text: always put on the page as text.
 
 import { h } from "./dom.js";
 import { I18N, nt, t } from "./i18n.js";
-import { whoParts } from "./seat.js";
+import { botMark, whoParts } from "./seat.js";
 
 // A change as people write one: +69, -37, 0.
 export function signed(n) {
@@ -71,6 +71,19 @@ export function ratingChanges(frame) {
       ratingHelp()));
 }
 
+// The people's pools, and the bots' apart (P62: a game with a bot account at the table).
+export const PEOPLE_POOLS = ["2", "3", "4", "4-teams"];
+export const BOT_POOLS = PEOPLE_POOLS.map((pool) => "bots-" + pool);
+
+// A pool in words: the leaderboard's choices, a profile's ratings.
+export function poolWord(pool) {
+  return {
+    "2": t("Two players"), "3": t("Three players"), "4": t("Four players"), "4-teams": t("Four players in teams"),
+    "bots-2": t("Two players, with bots"), "bots-3": t("Three players, with bots"),
+    "bots-4": t("Four players, with bots"), "bots-4-teams": t("Four players in teams, with bots"),
+  }[pool] || pool;
+}
+
 function num(n) {
   return new Intl.NumberFormat(I18N.language).format(n);
 }
@@ -84,7 +97,8 @@ export function leaderboardBody(players, myName) {
       h("thead", {}, h("tr", {}, [t("Place"), t("Player"), t("Rating"), t("Games")].map((text) => h("th", { scope: "col", text })))),
       h("tbody", {}, players.map((row) => h("tr", { class: (row === mine ? "me" : "") + (row.settling ? " settling" : "") },
         h("td", { text: String(row.rank) }),
-        h("td", {}, h("a", { class: "profile-link", dir: "auto", href: "/u/" + encodeURIComponent(row.name), text: row.name })), // profile.js
+        h("td", {}, h("a", { class: "profile-link", dir: "auto", href: "/u/" + encodeURIComponent(row.name), text: row.name }), // profile.js
+          row.bot ? botMark() : null),
         h("td", { class: "num rating-cell" }, ratingNum(row.rating), row.settling ? h("span", { class: "settling-mark", text: t("still settling") }) : null),
         h("td", { class: "num games", text: num(row.games) }))))),
     h("p", { class: "muted", id: "games-note", text: t("Games: how many rated games each rating rests on. A rating marked “still settling” rests on few games and still moves more.") }),

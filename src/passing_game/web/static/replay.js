@@ -19,7 +19,7 @@ import { I18N, nt, sentenceStart, t } from "./i18n.js";
 import { replayFairness } from "./fairness.js";
 import { Motion } from "./motion.js";
 import { Practice, closePractice, decisionPracticeButton, practiceButton, practiceDialog } from "./practice.js";
-import { seatNo } from "./seat.js";
+import { botMark, seatNo } from "./seat.js";
 import { changed } from "./state.js";
 import { copyLink, pageTools } from "./tools.js";
 
@@ -233,6 +233,7 @@ export const Replay = (() => {
     return h("section", { class: cls.join(" "), "aria-label": seatName(seat) + ", " + seatNo(seat), dataset: { seat: String(seat) } },
       h("div", { class: "seat-head" },
         h("span", { class: "seat-name", text: seatName(seat) }),
+        d.bots && d.bots[seat] ? botMark() : null, // a bot account's seat (P62)
         step.to_move === seat ? h("span", { class: "turn-badge", text: t("to move") }) : null),
       h("div", { class: "seat-meta" },
         h("span", { class: "seat-no", text: seatNo(seat) }),

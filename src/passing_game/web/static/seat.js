@@ -20,10 +20,17 @@ function seatLabel(frame, seat) {
   return seat === frame.you ? t("You") : frame.seats[seat].name;
 }
 
+// The mark beside a bot account's name (issue 28, P62): wherever a name is shown
+// (seats, the summary, leaderboards, friends, challenges, profiles, replays).
+export function botMark() {
+  return h("span", { class: "bot-mark", title: t("A program plays this account."), text: t("bot") });
+}
+
 // A seat named for people: the name and the seat number as two separate texts.
 export function whoParts(frame, seat, cls = "who") {
   return h("span", { class: cls },
     h("span", { class: "name", text: seatLabel(frame, seat) }),
+    frame.seats[seat] && frame.seats[seat].bot_account ? botMark() : null,
     h("span", { class: "seat-no", text: seatNo(seat) }));
 }
 
@@ -149,6 +156,7 @@ export function renderSeat(frame, seat, partner = false) {
         title: t("Profile of {name}", { name: s.name }), text: s.you ? t("{name} (you)", { name: s.name }) : s.name }) // profile.js
         : h("span", { class: "seat-name", dir: "auto", text: s.you ? t("{name} (you)", { name: s.name }) : s.name }),
       s.guest ? h("span", { class: "guest-mark", title: t("Playing without an account"), text: t("guest") }) : null,
+      s.bot_account ? botMark() : null,
       partner ? h("span", { class: "partner-mark", text: t("your partner") }) : null,
       toMove ? h("span", { class: "turn-badge", text: t("to move") }) : null,
       seatClock(frame, seat)),

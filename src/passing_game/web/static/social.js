@@ -12,6 +12,7 @@
 import { accountHolds, accountPost, accountUser } from "./account.js";
 import { field, h, select } from "./dom.js";
 import { nt, sentenceStart, t } from "./i18n.js";
+import { botMark } from "./seat.js";
 import { watchTable } from "./socket.js";
 import { S, changed, notify } from "./state.js";
 
@@ -215,7 +216,7 @@ function drawNotices() {
     document.body.append(box);
   }
   box.replaceChildren(...incoming.map((c) => h("div", { class: "social-notice", role: "alert", "data-challenge": c.id },
-    h("p", { class: "social-notice-text", text: t("{name} challenges you.", { name: c.from }) }),
+    h("p", { class: "social-notice-text" }, t("{name} challenges you.", { name: c.from }), c.from_bot ? botMark() : null),
     h("p", { class: "hint", text: challengeSummary(c) }),
     h("div", { class: "row" },
       h("button", { type: "button", class: "primary", "data-key": "accept-" + c.id, onclick: () => answer(c, "accept") }, t("Accept")),
@@ -244,7 +245,7 @@ function friendRow(f) {
   const where = f.table ? h("span", { class: "hint", text: " " + f.table.players.join(", ") + (f.table.rated ? " · " + t("rated") : "") }) : null;
   return h("li", { class: "friend" + (f.online ? " online" : "") },
     h("span", { class: "friend-dot", "aria-hidden": "true" }),
-    h("span", { class: "friend-who" }, h("strong", {}, profileLink(f.name)), h("span", { class: "friend-status", text: " — " + presenceText(f) }), where),
+    h("span", { class: "friend-who" }, h("strong", {}, profileLink(f.name)), f.bot ? botMark() : null, h("span", { class: "friend-status", text: " — " + presenceText(f) }), where),
     h("span", { class: "friend-actions" },
       f.table ? h("button", { type: "button", onclick: () => watchTable(f.table.code) }, t("Watch")) : null,
       h("button", { type: "button", onclick: () => { SOCIAL.form.name = f.name; SOCIAL.challengeOpen = true; changed(); } }, t("Challenge")),
@@ -332,7 +333,7 @@ export function friendsCard() {
   const outgoing = (data.challenges || []).filter((c) => !c.incoming);
   if (outgoing.length) {
     parts.push(h("h3", { text: t("Your challenges") }), h("ul", { class: "friend-list" }, outgoing.map((c) => h("li", { class: "friend", "data-challenge": c.id },
-      h("span", { class: "friend-who" }, h("span", { text: t("Waiting for {name} to answer.", { name: c.to }) }), h("span", { class: "hint", text: " " + challengeSummary(c) })),
+      h("span", { class: "friend-who" }, h("span", { text: t("Waiting for {name} to answer.", { name: c.to }) }), c.to_bot ? botMark() : null, h("span", { class: "hint", text: " " + challengeSummary(c) })),
       h("span", { class: "friend-actions" }, h("button", { type: "button", onclick: () => answer(c, "cancel") }, t("Cancel the challenge")))))));
   }
   if ((data.blocked || []).length) {

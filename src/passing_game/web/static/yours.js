@@ -5,6 +5,7 @@
 import { accountSeats } from "./account.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { botMark } from "./seat.js";
 import { S, changed } from "./state.js";
 
 const PREFIX = "passing-game:seat:";
@@ -67,7 +68,8 @@ function row(table) {
       going ? (table.adjourned === table.seat ? t("Resume") : t("Continue")) : t("Look")),
     h("span", { class: "your-table-code", text: table.code }),
     table.practice ? h("span", { class: "your-table-practice", text: t("Practice round") }) : null,
-    h("span", { class: "your-table-who", text: table.names.filter((_name, i) => i !== table.seat).join(", ") }),
+    h("span", { class: "your-table-who" }, table.names.map((name, i) => (i === table.seat ? null
+      : [name, table.bots && table.bots[i] ? botMark() : null])).filter(Boolean).map((who, n) => [n ? ", " : "", who])),
     h("span", { class: "your-table-state", text: standing(table) }));
 }
 

@@ -67,11 +67,16 @@ def records_of(
 
 
 def seats_at(tx: Tx, code: str) -> list[tuple[SeatRow, str | None]]:
-    """The table's seats, each with its account's current name (``None``: no account)."""
+    """The table's seats, each with its account's current name (``None``: no account);
+    a bot account's seat says so (``SeatRow.bot``)."""
     return [
-        (SeatRow(int(r[0]), r[1], str(r[2]), r[3]), None if r[4] is None else str(r[4]))
+        (
+            SeatRow(int(r[0]), r[1], str(r[2]), r[3], bot=bool(r[5])),
+            None if r[4] is None else str(r[4]),
+        )
         for r in tx.all(
-            "SELECT s.seat, s.kind, s.name, s.level, u.name FROM web_seats s"
+            "SELECT s.seat, s.kind, s.name, s.level, u.name,"
+            " (SELECT COUNT(*) FROM web_bots b WHERE b.user_id = s.user_id) FROM web_seats s"
             " LEFT JOIN web_users u ON u.id = s.user_id WHERE s.code = ? ORDER BY s.seat",
             (code,),
         )

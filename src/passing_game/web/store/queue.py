@@ -60,7 +60,7 @@ def quick_table_of(tx: Tx, user_id: str) -> str | None:
 def insert(tx: Tx, ticket: Ticket, now: float) -> None:
     tx.run(
         "INSERT INTO web_queue (ticket, players, rated, user_id, name, token_hash, since,"
-        " seen) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        " seen, bots) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             ticket.ticket,
             ticket.players,
@@ -70,6 +70,7 @@ def insert(tx: Tx, ticket: Ticket, now: float) -> None:
             ticket.token_hash,
             ticket.since,
             now,
+            ticket.bots,
         ),
     )
 
@@ -86,7 +87,7 @@ def waiting_count(tx: Tx, players: int, rated: bool, seen_since: float) -> int:
 def waiting(tx: Tx, players: int, rated: bool, seen_since: float) -> list[Ticket]:
     """The live rows waiting for this game, oldest first."""
     rows = tx.all(
-        "SELECT ticket, user_id, name, token_hash, since FROM web_queue"
+        "SELECT ticket, user_id, name, token_hash, since, bots FROM web_queue"
         " WHERE players = ? AND rated = ? AND code IS NULL AND seen >= ?"
         " ORDER BY since, ticket",
         (players, int(rated), seen_since),
@@ -100,6 +101,7 @@ def waiting(tx: Tx, players: int, rated: bool, seen_since: float) -> list[Ticket
             str(r[2]),
             str(r[3]),
             float(r[4]),
+            int(r[5]),
         )
         for r in rows
     ]

@@ -155,17 +155,19 @@ def rated_pools(tx: Tx, user_id: str) -> list[RatingRow]:
     return [RatingRow(str(r[0]), float(r[1]), float(r[2]), int(r[3])) for r in rows]
 
 
-def leaderboard(tx: Tx, pool: str, limit: int) -> list[tuple[str, RatingRow]]:
-    """(name, rating) of the pool's rated players, best ordinal first;
+def leaderboard(tx: Tx, pool: str, limit: int) -> list[tuple[str, str, RatingRow]]:
+    """(account, name, rating) of the pool's rated players, best ordinal first;
     suspended and deleted accounts left out."""
     rows = tx.all(
-        "SELECT u.name, r.mu, r.sigma, r.games FROM web_ratings r"
+        "SELECT u.name, r.mu, r.sigma, r.games, u.id FROM web_ratings r"
         " JOIN web_users u ON u.id = r.user_id"
         " WHERE r.pool = ? AND r.games > 0 AND u.suspended = 0 AND u.deleted = 0"
         " ORDER BY r.mu - 3 * r.sigma DESC, u.name_key LIMIT ?",
         (pool, limit),
     )
-    return [(str(r[0]), RatingRow(pool, float(r[1]), float(r[2]), int(r[3]))) for r in rows]
+    return [
+        (str(r[4]), str(r[0]), RatingRow(pool, float(r[1]), float(r[2]), int(r[3]))) for r in rows
+    ]
 
 
 __all__ = [

@@ -159,6 +159,13 @@ class Ticket:
     name: str
     token_hash: str
     since: float
+    #: Whom the row meets (``web_queue.bots``, P62): ``PEOPLE_ONLY``, ``MEETS_BOTS``
+    #: (a person who chose to meet bot accounts too) or ``A_BOT`` (a bot account).
+    bots: int = 0
+
+
+#: ``Ticket.bots``: a person who meets people only, one who meets bots too, a bot.
+PEOPLE_ONLY, MEETS_BOTS, A_BOT = 0, 1, 2
 
 
 @dataclass(frozen=True)

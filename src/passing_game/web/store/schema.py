@@ -402,9 +402,28 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # A profile's rating graph reads one account's changes (profiles/, P60).
         "CREATE INDEX IF NOT EXISTS web_rating_changes_user ON web_rating_changes (user_id, at)",
     ),
-    # Version 15 (issue 28, item 4; botapi/): bot accounts, their API tokens
-    # and their rating pools.
-    (),
+    # Version 15 (issue 28, item 4; botapi/, store/bots.py): bot accounts (an
+    # account of ``web_users`` without a password, run by its owner's program),
+    # the SHA-256 of each one's API token (NULL: revoked), whether it is held
+    # because its owner is suspended, which socket plays it now (``link``:
+    # process and nonce) and when it was last connected; who waits in quick
+    # play with bots (``web_queue.bots``: 0 people only, 1 a person who meets
+    # bots too, 2 a bot). Their rating pools are ``web_ratings``' own rows
+    # (``bots-2``...): no table of their own.
+    (
+        """CREATE TABLE IF NOT EXISTS web_bots (
+            user_id TEXT PRIMARY KEY REFERENCES web_users (id),
+            owner_id TEXT NOT NULL REFERENCES web_users (id),
+            token_hash TEXT UNIQUE,
+            token_made DOUBLE PRECISION,
+            created DOUBLE PRECISION NOT NULL,
+            held INTEGER NOT NULL DEFAULT 0,
+            link TEXT,
+            seen DOUBLE PRECISION
+        )""",
+        "CREATE INDEX IF NOT EXISTS web_bots_owner ON web_bots (owner_id)",
+        "ALTER TABLE web_queue ADD COLUMN bots INTEGER NOT NULL DEFAULT 0",
+    ),
     # Version 16 (issue 28, item 5; ladder/): the public ladder of agents. Each
     # published ladder (store/ladder.py): its checked JSON document, when and by
     # whom it was published and why; the page shows the newest.

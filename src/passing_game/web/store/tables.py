@@ -131,9 +131,11 @@ def load_table(tx: Tx, code: str) -> StoredTable | None:
             user_id=s[10],
             hints=int(s[11]),
             rematch=bool(s[12]),
+            bot=bool(s[13]),
         )
         for s in tx.all(
-            f"SELECT seat, {SEAT_COLUMNS} FROM web_seats WHERE code = ? ORDER BY seat",
+            f"SELECT seat, {SEAT_COLUMNS}, (SELECT COUNT(*) FROM web_bots b"
+            " WHERE b.user_id = web_seats.user_id) FROM web_seats WHERE code = ? ORDER BY seat",
             (code,),
         )
     )

@@ -116,6 +116,8 @@ class Outbox:
                 "guest": s.is_person and s.row.user_id is None and state.origin != practice.ORIGIN,
                 # An account's seat: the page shows its reputation (web/reputation.py).
                 "account": s.is_person and s.row.user_id is not None,
+                # A bot account's seat (P62): a program plays it, and the page says so.
+                "bot_account": s.is_person and s.row.bot,
                 # Whether the table's creator may give the seat away now (issue 22).
                 "absent": s.kind != "bot" and seats.gone_for_now(state, s, now),
                 "hints": s.row.hints,
