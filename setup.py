@@ -1,8 +1,8 @@
-"""The package's three C extensions; everything else is in pyproject.toml.
+"""The package's four C extensions; everything else is in pyproject.toml.
 
 They are here, not in pyproject.toml's ``[tool.setuptools] ext-modules``,
 because setuptools still calls that table experimental and warns on every
-install. All three are optional: without a C compiler the package installs
+install. All four are optional: without a C compiler the package installs
 and falls back to pure Python (docs/PERFORMANCE.md).
 """
 
@@ -27,6 +27,15 @@ setup(
         Extension(
             "passing_game._fastround",
             sources=["src/passing_game/_fastround.c"],
+            depends=RULES_H,
+            optional=True,
+            extra_compile_args=FLAGS,
+        ),
+        # The exact two-player round on a small set: CFR+ and best response
+        # (solve, issue 28).
+        Extension(
+            "passing_game._solve",
+            sources=["src/passing_game/_solve.c"],
             depends=RULES_H,
             optional=True,
             extra_compile_args=FLAGS,

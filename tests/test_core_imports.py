@@ -30,7 +30,7 @@ CORE = sorted(
 )
 BOTS = "bots"
 APPS = ("cli", "terminal", "web")
-INTEGRATIONS = ("rl", "arena", "bench")
+INTEGRATIONS = ("rl", "arena", "bench", "solve")
 #: Core-side packages: data and logic over the core (the tutorial's lessons, the
 #: puzzles and their exact search). No I/O but the puzzles' own JSON-lines files
 #: (``puzzles.files``: the shipped set is package data).
