@@ -1,7 +1,7 @@
 """The C sources compile without a warning under -Wall -Wextra (setup.py builds them so).
 
 A warning is a failure here, so one slipping into _rules.h, _kernel.c,
-_fastround.c or _vecenv.c is caught before it becomes a bug; the test needs a C compiler
+_fastround.c, _solve.c or _vecenv.c is caught before it becomes a bug; the test needs a C compiler
 and the Python headers, and is skipped without them.
 """
 
@@ -32,7 +32,7 @@ pytestmark = [
 
 
 def test_every_extension_is_found() -> None:
-    assert {p.name for p in SOURCES} == {"_kernel.c", "_fastround.c", "_vecenv.c"}
+    assert {p.name for p in SOURCES} == {"_kernel.c", "_fastround.c", "_solve.c", "_vecenv.c"}
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)

@@ -1,5 +1,5 @@
 /* The exact two-player round as an explicit game tree: CFR+, best response,
- * policy values (issue 28, item 2; docs/SOLVED.md, DECISIONS.md P65).
+ * policy values (issue 28, item 2; docs/SOLVED.md, DECISIONS.md P66).
  *
  * The game is one round of The Passing Game for two players on a small set
  * (Rules.max_pip, P64), modelled as the OpenSpiel game is (rl.openspiel_game):

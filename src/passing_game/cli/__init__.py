@@ -47,6 +47,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("passing_game.cli.play", N_("Step through a saved game record.")),
     "rules": ("passing_game.cli.rules", N_("Print the rules of The Passing Game.")),
     "serve": ("passing_game.cli.serve", N_("Serve the game in the browser.")),
+    "solve": (
+        "passing_game.cli.solve",
+        N_("Solve a small two-player variant exactly and measure the bots against it."),
+    ),
     "verify": (
         "passing_game.cli.verify",
         N_("Check a game record: its commitment, its seed, every deal and every move."),

@@ -4,7 +4,7 @@ round on a small set, an equilibrium by CFR+, best responses, exploitability.
 ``SolvedGame`` is the game, ``bot_policy`` turns a bot into a policy over
 its information sets, ``figures`` measures what docs/SOLVED.md reports
 (``passing-game solve``). The tree and its searches are C
-(``passing_game._solve``, on the rules of ``_rules.h``); docs/DECISIONS.md P65.
+(``passing_game._solve``, on the rules of ``_rules.h``); docs/DECISIONS.md P66.
 """
 
 from passing_game.solve.game import (

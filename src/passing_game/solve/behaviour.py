@@ -66,8 +66,8 @@ def shares(game: SolvedGame, policy: Policy) -> list[Share]:
         info = game.infoset(index)
         if not any(code < DRAW_CODE for code in info.codes):
             continue
-        passes = sum(p for c, p in zip(info.codes, probs) if c == PASS_CODE)
-        draws = sum(p for c, p in zip(info.codes, probs) if c == DRAW_CODE)
+        passes = sum(p for c, p in zip(info.codes, probs, strict=True) if c == PASS_CODE)
+        draws = sum(p for c, p in zip(info.codes, probs, strict=True) if c == DRAW_CODE)
         for name in (moment(info.key, game.rules.hand_size), "all"):
             row = totals[name]
             row[0] += weight
@@ -80,10 +80,63 @@ def shares(game: SolvedGame, policy: Policy) -> list[Share]:
 
 
 def _decisions(
-    game: SolvedGame, policy: Policy, reach: object
+    game: SolvedGame, policy: Policy, reach: Policy
 ) -> Iterator[tuple[int, float, list[float]]]:
-    weights = reach  # array('d'), one per set
-    for index in range(game.size):
-        weight = weights[index]  # type: ignore[index]
+    """Every set ``reach`` reaches: its index, its reach, ``policy``'s probabilities."""
+    for index, weight in enumerate(reach):
         if weight > 0:
             yield index, weight, list(game.probabilities(policy, index))
+
+
+def _kind(code: int) -> str:
+    return "play" if code < DRAW_CODE else "draw" if code == DRAW_CODE else "pass"
+
+
+#: How a bot's move and the equilibrium's can differ, in the order reported.
+DIFFERENCES = (
+    "leads another tile",
+    "plays another tile",
+    "passes where the equilibrium plays",
+    "plays where the equilibrium passes",
+    "draws where the equilibrium plays",
+    "plays where the equilibrium draws",
+    "passes or draws where the equilibrium does the other",
+)
+
+
+def differences(game: SolvedGame, equilibrium: Policy, policy: Policy) -> dict[str, float]:
+    """Where a pure ``policy`` (a bot's) and the equilibrium part, as shares of
+    the bot's decisions when it plays the equilibrium (each decision weighed
+    by its reach, each difference by the equilibrium's probability of doing
+    the other thing). ``"decisions"`` holds the total weight."""
+    as_first = game.reach(policy, equilibrium)
+    as_second = game.reach(equilibrium, policy)
+    out = dict.fromkeys(DIFFERENCES, 0.0)
+    total = 0.0
+    for index in range(game.size):
+        info = game.infoset(index)
+        weight = (as_first if info.seat == 0 else as_second)[index]
+        mine = list(game.probabilities(policy, index))
+        if weight <= 0 or sum(mine) == 0:
+            continue
+        total += weight
+        chosen = info.codes[mine.index(max(mine))]
+        theirs = dict(zip(info.codes, game.probabilities(equilibrium, index), strict=True))
+        other = {
+            k: sum(p for c, p in theirs.items() if _kind(c) == k) for k in ("play", "draw", "pass")
+        }
+        kind = _kind(chosen)
+        if kind == "play":
+            lead = moment(info.key, game.rules.hand_size) == "lead"
+            elsewhere = other["play"] - theirs[chosen]
+            out["leads another tile" if lead else "plays another tile"] += weight * elsewhere
+            out["plays where the equilibrium passes"] += weight * other["pass"]
+            out["plays where the equilibrium draws"] += weight * other["draw"]
+        elif kind == "pass":
+            out["passes where the equilibrium plays"] += weight * other["play"]
+            out["passes or draws where the equilibrium does the other"] += weight * other["draw"]
+        else:
+            out["draws where the equilibrium plays"] += weight * other["play"]
+            out["passes or draws where the equilibrium does the other"] += weight * other["pass"]
+    shares_of = {name: value / total if total else 0.0 for name, value in out.items()}
+    return {**shares_of, "decisions": total}

@@ -2,7 +2,7 @@
 policies over them, best responses and exploitability.
 
 ``SolvedGame`` wraps the C tree (``passing_game._solve``, docs/DECISIONS.md
-P65). A policy is an ``array('d')`` with one probability per action of
+P66). A policy is an ``array('d')`` with one probability per action of
 every information set, in the tree's order (``offsets``); the values are
 points of the round for seat 0 (R7), and the game is zero-sum.
 
@@ -21,6 +21,7 @@ import time
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeAlias
 
 from passing_game.bots.kernel import flags
 from passing_game.moves import DRAW_CODE, PASS_CODE, Move, Play, code_to_move, move_to_code
@@ -34,7 +35,10 @@ try:
 except ImportError:  # pragma: no cover - only without a C compiler
     _solve = None
 
-Policy = array  # array('d'): a probability per action
+if TYPE_CHECKING:
+    Policy: TypeAlias = array[float]  # array('d'): a probability per action
+else:
+    Policy = array
 
 
 class SolveError(ValueError):
@@ -114,7 +118,6 @@ class SolvedGame:
         offsets = array("q")
         offsets.frombytes(self._tree.offsets())
         self.offsets = offsets
-        self._infosets: dict[int, Infoset] = {}
 
     # -- sizes and sets ----------------------------------------------------------
 
@@ -128,10 +131,8 @@ class SolvedGame:
         return len(self.offsets) - 1
 
     def infoset(self, index: int) -> Infoset:
-        if index not in self._infosets:
-            seat, key, codes, *_ = self._tree.infoset(index)
-            self._infosets[index] = Infoset(index, seat, bytes(key), tuple(codes))
-        return self._infosets[index]
+        seat, key, codes, *_ = self._tree.infoset(index)
+        return Infoset(index, seat, bytes(key), tuple(codes))
 
     def find(self, view: View) -> int:
         """The index of ``view``'s information set, or -1 if the tree has none."""
@@ -207,7 +208,7 @@ class SolvedGame:
         (OpenSpiel's ``exploitability``: NashConv over the two players)."""
         return (self.best_response_value(policy, 0) + self.best_response_value(policy, 1)) / 2
 
-    def reach(self, seat0: Policy, seat1: Policy) -> array:
+    def reach(self, seat0: Policy, seat1: Policy) -> Policy:
         """Each information set's probability of being reached in that play."""
         out = array("d")
         out.frombytes(self._tree.infoset_reach(seat0, seat1))
