@@ -85,7 +85,11 @@ def test_a_guest_solves_puzzles_the_daily_one_and_a_streak(
     fits(page)
     page.screenshot(path=str(shots / f"puzzles-{size}.png"), full_page=True)
     before = rating(page)
+    # the themes tell what the answer is about: hidden until it is given
+    expect(page.locator(".puzzle-themes")).to_have_count(0)
     solve(page, right=True)
+    if BY_ID[puzzle["id"]].themes:
+        expect(page.locator(".puzzle-themes .chip").first).to_be_visible()
     expect(page.locator("#puzzle-you-rating")).not_to_have_text(before)
     expect(page.locator("#puzzle-solver-change")).to_be_visible()
     expect(page.locator(".puzzle-values tbody tr")).to_have_count(len(puzzle["legal"]))

@@ -310,7 +310,8 @@ export const Puzzles = (() => {
         P.mode === "daily" && data.day ? h("span", { class: "puzzle-day", text: t("Puzzle of the day") + " · " + data.day }) : null,
         streakRun !== null ? h("span", { class: "puzzle-run", id: "puzzle-run", text: t("Streak: {n}", { n: streakRun }) }) : null,
         p.mine ? null : h("span", { id: "puzzle-rating", text: t("Puzzle rating: {rating}", { rating: ratingNum(p.rating) }) }),
-        p.themes.length ? h("span", { class: "puzzle-themes", "aria-label": t("Themes") }, p.themes.map((th) => h("span", { class: "chip", text: th.name }))) : null),
+        // the themes say what the answer is about (a block, a pass that wins): shown once answered, as lichess does
+        P.result && p.themes.length ? h("span", { class: "puzzle-themes", "aria-label": t("Themes") }, p.themes.map((th) => h("span", { class: "chip", text: th.name }))) : null),
       h("h2", { id: "puzzle-prompt", tabindex: "-1", text: t("Your move: find the best one.") }),
       p.mine ? mineAbout(p) : [h("p", { class: "puzzle-about", text: about }), proof ? h("p", { class: "puzzle-about hint", text: proof }) : null],
       data.tried && !P.result && !p.mine ? h("p", { class: "hint", text: t("You tried this puzzle before: this answer does not change the ratings.") }) : null,
