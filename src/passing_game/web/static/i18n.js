@@ -209,3 +209,13 @@ export function sentenceStart(text) {
   const s = String(text || "");
   return s.charAt(0).toLocaleUpperCase(I18N.language) + s.slice(1);
 }
+
+// A moment (seconds since the epoch) as the page's language writes a date and a time:
+// "My games" and when a tournament starts.
+export function dateTime(seconds) {
+  try {
+    return new Intl.DateTimeFormat(I18N.language, { dateStyle: "medium", timeStyle: "short" }).format(new Date(seconds * 1000));
+  } catch (e) {
+    return new Date(seconds * 1000).toLocaleString();
+  }
+}
