@@ -57,3 +57,30 @@ def replayed_points(store: Store, seen: dict[str, Any]) -> dict[str, int]:
             got = 2 if mine > best_other else 1 if mine == best_other else 0
             points[name] += 0 if name in table["forfeited"] else got
     return points
+
+
+def progress(frame: dict[str, Any]) -> tuple[int, int]:
+    return (frame["round"]["number"], len(frame["round"]["history"]))
+
+
+def play_own(person: Any, seat: int, timeout: float = 30) -> dict[str, Any]:
+    """A person (``cluster_helpers.Person``) plays their own seat to the game's end:
+    the first legal move each turn, the round's summary closed; the last frame.
+    Whoever else sits there (a bot, a stand-in, another person) moves meanwhile."""
+    frame = person.now(lambda f: f["started"], timeout=timeout)
+    for _ in range(5000):
+        if frame["over"]:
+            return frame
+        if frame["paused"] and seat in frame["waiting"]:
+            person.send(type="continue")
+            frame = person.state(lambda f: seat not in f["waiting"] or f["over"], timeout)
+            continue
+        if frame["round"]["to_move"] == seat and frame["round"]["legal"]:
+            at = progress(frame)
+            person.act(frame["round"]["legal"][0])
+            frame = person.state(
+                lambda f, at=at: progress(f) != at or f["over"] or f["paused"], timeout
+            )
+            continue
+        frame = person.state(timeout=timeout)
+    raise AssertionError("the game did not end")
