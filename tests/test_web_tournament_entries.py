@@ -43,9 +43,10 @@ def seated(store: Store, code: str) -> list[tuple[str, str | None, str | None]]:
 
 
 def test_computer_players_are_paired_with_people_and_ranked_as_anyone(store: Store) -> None:
-    """Three people and two easy bots in a rated Swiss of two rounds: a bye and two
-    tables a round, no table of bots alone, each bot at the table as a bot of its
-    level, its tables unrated, and standings a replay of the records gives."""
+    """Three people and two easy bots in a rated Swiss of two rounds: two tables a
+    round and the lowest ranked bot sitting out (no bye: a bot needs no free win),
+    no table of bots alone, each bot at the table as a bot of its level, its tables
+    unrated, and standings a replay of the records gives."""
     tid = new_event(store, "swiss", rounds=2, rated=True, bots=2, bot_level="easy")
     for i, who in enumerate(["u-ana", "u-bo", "u-cy"]):
         director.join(store, tid, who, who[2:].title(), NOW + i)
@@ -69,9 +70,10 @@ def test_computer_players_are_paired_with_people_and_ranked_as_anyone(store: Sto
     assert final["status"] == "finished"
     lines = {line["name"]: line for line in final["standings"]}
     assert {name for name, line in lines.items() if line["bot"]} == set(bots)
-    assert sum(line["games"] for name, line in lines.items() if line["bot"]) >= 2
+    assert sum(line["games"] for line in lines.values() if line["bot"]) == 2  # one a round
+    assert all(line["games"] == 2 for line in lines.values() if not line["bot"])
     assert {name: line["points"] for name, line in lines.items()} == replayed_points(store, final)
-    assert sum(line["byes"] for line in final["standings"]) == 2
+    assert sum(line["byes"] for line in final["standings"]) == 0
 
 
 def test_only_bots_left_end_a_swiss_and_bots_alone_never_start_one(store: Store) -> None:

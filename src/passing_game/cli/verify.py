@@ -138,6 +138,7 @@ def verify_command(record: Path, expected: str | None) -> None:
     )
     if not fairness:
         click.echo(
+            # TRANSLATORS: keep "verified" in English: tools read the last line (a contract).
             _(
                 "verified: every deal and move replays, but this record carries no commitment:"
                 " nothing proves that its deals were not chosen"

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from passing_game.match import Match
 from passing_game.web.game.model import SeatState, TableState
 
-
 #: Tables whose game is always played out (P65): a tournament waits for its games'
 #: results, so a person alone with bots there is stood in for, never waited for.
 PLAYED_OUT = frozenset({"tournament"})

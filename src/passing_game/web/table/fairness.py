@@ -129,9 +129,7 @@ def frame_fields(
     return fields
 
 
-def checked(
-    data: Mapping[str, Any], players: int, finished: bool = False
-) -> dict[str, Any] | None:
+def checked(data: Mapping[str, Any], players: int, finished: bool = False) -> dict[str, Any] | None:
     """What the replay page says of a record's commitment (``None``: it has none): the
     record has replayed already (every deal from its seed, every move), so what is left
     is the commitment, the seed and the moves' digest (which a ``finished`` game's

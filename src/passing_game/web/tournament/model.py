@@ -37,7 +37,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from passing_game.bots import LEVELS as BOT_LEVELS
-from passing_game.i18n import _
+from passing_game.i18n import _, ngettext
 
 #: The kinds of tournament, in the order the page offers them.
 KINDS = ("arena", "swiss", "duplicate")
@@ -122,7 +122,11 @@ class Event:
             ),
             (
                 0 <= self.bots <= MOST_BOTS,
-                _("A tournament has 0 to {n} computer players.").format(n=MOST_BOTS),
+                ngettext(
+                    "A tournament has 0 to {n} computer player.",
+                    "A tournament has 0 to {n} computer players.",
+                    MOST_BOTS,
+                ).format(n=MOST_BOTS),
             ),
             (
                 self.bot_level in BOT_LEVELS,

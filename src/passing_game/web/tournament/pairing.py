@@ -119,15 +119,23 @@ def swiss(
 ) -> tuple[list[tuple[str, ...]], str | None]:
     """A Swiss round: the tables and, with 2 a table and an odd number of
     people, the bye (the lowest ranked who has had none; it scores a win).
+    With bots among them, the lowest ranked bot sits the round out instead,
+    unscored: a bot needs no free win, and a person is not left out for it.
 
     >>> swiss(["a", "b", "c"], 2, {}, byes={"c"})
     ([('a', 'c')], 'b')
+    >>> swiss(["x", "a", "y", "b", "c"], 2, {}, byes=(), bots={"x", "y"})
+    ([('x', 'a'), ('b', 'c')], None)
     """
     people = list(dict.fromkeys(ranked))
     bye: str | None = None
     if size == 2 and len(people) % 2:
-        bye = next((p for p in reversed(people) if p not in byes), people[-1])
-        people.remove(bye)
+        robots = [p for p in people if p in set(bots)]
+        if robots:
+            people.remove(robots[-1])
+        else:
+            bye = next((p for p in reversed(people) if p not in byes), people[-1])
+            people.remove(bye)
     return tables(people, size, met, bots), bye
 
 
