@@ -190,7 +190,8 @@ def test_a_moderator_schedules_a_public_tournament_the_lobby_lists(db: str) -> N
     later = clock.strftime("%Y-%m-%d %H:%M", clock.localtime(clock.time() + 3600))
     made = admin(
         db, "tournament", "Sunday Swiss", "--kind", "swiss", "--rounds", "4",
-        "--starts", later, "--rated", "--reason", "the weekly event",
+        "--starts", later, "--rated", "--bots", "2", "--bot-level", "easy",
+        "--reason", "the weekly event",
     )  # fmt: skip
     assert made.exit_code == 0, made.output
     assert "Sunday Swiss is scheduled: /tournament/" in made.output
@@ -202,6 +203,8 @@ def test_a_moderator_schedules_a_public_tournament_the_lobby_lists(db: str) -> N
             ("Sunday Swiss", 4, "open")
         ]
         assert listed[0].settings["public"] and listed[0].settings["rated"]
+        # Two computer players of the easy level take part (P65).
+        assert (listed[0].settings["bots"], listed[0].settings["bot_level"]) == (2, "easy")
         assert listed[0].settings["starts"] > clock.time() + 3000
     finally:
         store.close()
@@ -211,6 +214,8 @@ def test_a_moderator_schedules_a_public_tournament_the_lobby_lists(db: str) -> N
         (["--kind", "swiss", "--starts", "tomorrow"], "YYYY-MM-DD HH:MM"),
         (["--kind", "arena", "--minutes", "1", "--starts", later], "5 to 240 minutes"),
         (["--kind", "swiss", "--starts", "2020-01-01 10:00"], "within 30 days"),
+        (["--kind", "swiss", "--starts", later, "--bots", "9"], "0 to 8 computer players"),
+        (["--kind", "swiss", "--starts", later, "--bot-level", "god"], "easy, medium, hard"),
     ]:
         refused = admin(db, "tournament", "X", *args, "--reason", "r")
         assert refused.exit_code == 2 and says in refused.output, refused.output

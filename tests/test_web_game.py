@@ -176,6 +176,26 @@ def test_p41_leaving_alone_adjourns_and_keeps_the_seat_leaving_others_gets_a_sta
     assert events.SendAway(0, keep=False) in done.effects
 
 
+def test_p65_at_a_tournaments_table_a_person_alone_with_bots_gets_a_stand_in() -> None:
+    """A tournament waits for its games' results: offline, out of time or gone, a
+    person alone with bots is stood in for and the game ends (their forfeit, P54),
+    never adjourned."""
+    gone = table(online=(False, False), since=(NOW, None), origin="tournament")
+    assert not seats.alone(gone, 0)
+    done = authority.step(gone, events.Tick(), NOW + 60)
+    assert of(events.SaveSeat, done.effects) == [events.SaveSeat(0, {"away": "offline"})]
+    left = authority.step(table(origin="tournament"), events.Act(0, "leave"), NOW)
+    assert events.SaveSeat(0, {"away": "left"}) in left.effects
+    assert events.SendAway(0, keep=False) in left.effects
+    late = to_move_at(0, clock_=Clock(20, 40), origin="tournament")
+    late = replace(late, timer=clock.wanted(late, NOW))
+    assert not seats.adjourns(late, 0)
+    done = authority.step(late, events.Tick(), NOW + 60)
+    assert of(events.Think, done.effects) == [
+        events.Think(0, authority.STAND_IN_LEVEL, 0, "timeout", delay=False)
+    ]
+
+
 def test_p41_a_move_of_the_person_the_table_waited_for_takes_the_seat_back() -> None:
     state = with_row(to_move_at(0), 0, away="paused")
     legal = state.match.round.legal_moves()[0]

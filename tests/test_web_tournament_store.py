@@ -24,35 +24,13 @@ from passing_game.records import dump_record
 from passing_game.web.store import Store
 from passing_game.web.tournament import director, parts
 from passing_game.web.tournament.model import TournamentError
+from tournament_helpers import NOW, new_event, play_out
 from web_helpers import either_store
-
-NOW = 1_800_000_000.0
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
     yield from either_store(request.param, tmp_path, "tour")
-
-
-def new_event(store: Store, kind: str, **settings: object) -> str:
-    given = {"kind": kind, "name": f"Test {kind}", "starts": NOW + 60, **settings}
-    event = director.parse_settings(given, creator="u-ana", now=NOW)
-    director.create(store, event, NOW)
-    return event.id
-
-
-def play_out(store: Store, code: str, level: str = "greedy") -> Match:
-    """The table's match, played to its end by bots from the stored seed, kept."""
-    table = store.load_table(code)
-    assert table is not None and not table.finished
-    match = Match(Rules.from_dict(table.rules), table.seed)
-    bots = [make(level, seed=f"{code}/{s}") for s in range(match.rules.players)]
-    while not match.is_over:
-        seat = match.to_move
-        assert seat is not None
-        match.play(bots[seat].choose(match.view(seat)))
-    store.finish_game(code, 1, dump_record(match))
-    return match
 
 
 def test_a_swiss_pairs_round_by_round_and_its_standings_replay(store: Store) -> None:

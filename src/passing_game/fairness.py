@@ -162,10 +162,13 @@ def check(data: Mapping[str, Any], players: int) -> str | None:
     return None
 
 
-def check_moves(data: Mapping[str, Any]) -> str | None:
-    """Whether the record's moves are those of its ``moves_digest`` (if it has one)."""
+def check_moves(data: Mapping[str, Any], *, finished: bool = False) -> str | None:
+    """Whether the record's moves are those of its ``moves_digest``. A game under way
+    may have none yet; a ``finished`` game's record as written always has it."""
     digest = data["fairness"].get("moves_digest")
     if digest is None:
+        if finished:
+            return _("the moves' digest is missing: a finished game's record always carries it")
         return None
     rounds = [r.get("moves", []) for r in data.get("rounds", []) if isinstance(r, Mapping)]
     if digest != moves_digest(rounds):

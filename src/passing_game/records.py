@@ -259,15 +259,68 @@ def _from_version_1(data: Mapping[str, Any]) -> dict[str, Any]:
     return upgraded
 
 
-def load_record(source: str | bytes | Mapping[str, Any]) -> Match:
+#: The keys a writer always writes, top level and in each round (``complete``).
+WRITTEN = ("rules", "seed", "rounds", "scores", "winner")
+WRITTEN_IN_A_ROUND = ("number", "deal", "locked", "moves", "result")
+#: Records of a match that ends otherwise than at its target, written without a
+#: ``winner`` by the web app (docs/RECORDS.md): the daily deal ends after its rounds,
+#: a practice game after its one round.
+ENDED_APART = ("daily", "practice")
+
+
+def _complete(data: Mapping[str, Any]) -> None:
+    """``RecordError`` naming the first key a writer always writes that is missing
+    (``load_record(..., complete=True)``; ``passing-game verify``)."""
+    apart = [key for key in ENDED_APART if key in data]
+    for key in WRITTEN:
+        if key not in data and not (key == "winner" and apart):
+            raise RecordError(_("{where}: '{key}' is missing").format(where=_("record"), key=key))
+    rules = _need(data, "rules", Mapping, _("record"))
+    for key in Rules().to_dict():
+        if key not in rules:
+            raise RecordError(
+                _("{where}: '{key}' is missing").format(where=_("record rules"), key=key)
+            )
+    for number, rnd in enumerate(_need(data, "rounds", list, _("record")), start=1):
+        for key in WRITTEN_IN_A_ROUND:
+            if isinstance(rnd, Mapping) and key not in rnd:
+                where = _("round {n}").format(n=number)
+                raise RecordError(_("{where}: '{key}' is missing").format(where=where, key=key))
+
+
+def _ended_apart(data: Mapping[str, Any], match: Match) -> None:
+    """A record without a ``winner`` that says how its match ended instead
+    (``ENDED_APART``) must be what it says: the daily deal's rounds all played, a
+    practice game's one round from a deal it holds; and its match not over by the
+    target, where the record would have had its winner."""
+    rounds = data["rounds"]
+    if "daily" in data:
+        daily = data["daily"]
+        count = daily.get("rounds") if isinstance(daily, Mapping) else None
+        holds = count == len(rounds)
+    else:
+        holds = data["practice"] is True and len(rounds) == 1 and data.get("seed") is None
+    finished = all(isinstance(r, Mapping) and r.get("result") is not None for r in rounds)
+    if not holds or not finished or match.is_over:
+        raise RecordError(
+            _("record: it says its match ended after its rounds, and replaying does not agree")
+        )
+
+
+def load_record(source: str | bytes | Mapping[str, Any], *, complete: bool = False) -> Match:
     """Replay a record into a ``Match`` at the record's last position.
 
     Raises ``RecordError`` naming the round and move for a record that is not
     JSON, not a record, of another version, corrupt, or holds an illegal move.
     Reads versions 1, 2 and 3 (``READ_VERSIONS``). A record with ``resigned`` is
-    resigned by that seat after its moves are replayed (P25).
+    resigned by that seat after its moves are replayed (P25). A key that a writer
+    always writes may be missing (its value is then not checked) unless
+    ``complete``, which ``passing-game verify`` asks for: then every one must be
+    there (a record without a ``winner`` must say how its match ended instead).
     """
     data = _parse(source)
+    if complete:
+        _complete(data)
     rules_data = _need(data, "rules", Mapping, _("record"))
     if "max_pip" in rules_data and data.get("version") != SMALL_SET_VERSION:
         raise RecordError(
@@ -362,6 +415,8 @@ def load_record(source: str | bytes | Mapping[str, Any]) -> Match:
                     key=key, recorded=data[key], value=value
                 )
             )
+    if complete and "winner" not in data:
+        _ended_apart(data, match)
     return match
 
 
@@ -395,10 +450,13 @@ def record_marks(source: str | bytes | Mapping[str, Any]) -> dict[tuple[int, int
 
 
 __all__ = [
+    "ENDED_APART",
     "MARK_KINDS",
     "READ_VERSIONS",
     "RECORD_FORMAT",
     "RECORD_VERSION",
+    "WRITTEN",
+    "WRITTEN_IN_A_ROUND",
     "dump_record",
     "load_record",
     "match_to_record",

@@ -13,7 +13,7 @@
     passing-game admin bots list|revoke ...                 (cli/admin_bots.py)
     passing-game admin tournament NAME --kind swiss|arena|duplicate --starts "YYYY-MM-DD HH:MM"
         [--size 2|4] [--rounds N] [--minutes N] [--clock 20|45|90] [--rated]
-        [--target N] [--min-finished SHARE] --reason TEXT
+        [--target N] [--min-finished SHARE] [--bots N [--bot-level LEVEL]] --reason TEXT
 
 Every action is kept in the moderators' log with its reason (``admin log``).
 Bad input (an unknown account, a missing reason, a game that was not rated)
@@ -332,6 +332,19 @@ def log_command(ctx: click.Context, limit: int) -> None:
     metavar="SHARE",
     help=N_("The share of games a person must have finished to join (0 to 1)."),
 )
+@option(
+    "--bots",
+    type=int,
+    default=None,
+    metavar="N",
+    help=N_("Computer players taking part as entrants, paired and ranked as anyone."),
+)
+@option(
+    "--bot-level",
+    default=None,
+    metavar="LEVEL",
+    help=N_("The computer players' level: easy, medium, hard or expert."),
+)
 @_REASON
 @click.pass_context
 def tournament_command(
@@ -346,6 +359,8 @@ def tournament_command(
     rated: bool,
     target: int | None,
     min_finished: float | None,
+    bots: int | None,
+    bot_level: str | None,
     reason: str,
 ) -> None:
     """Schedule a public tournament: listed on the lobby, with a countdown to its start."""
@@ -368,6 +383,8 @@ def tournament_command(
         ("minutes", minutes),
         ("target", target),
         ("min_finished", min_finished),
+        ("bots", bots),
+        ("bot_level", bot_level),
     ):
         if value is not None:
             given[key] = value

@@ -13,13 +13,20 @@ from collections.abc import Sequence
 from passing_game.match import Match
 from passing_game.web.game.model import SeatState, TableState
 
+#: Tables whose game is always played out (P65): a tournament waits for its games'
+#: results, so a person alone with bots there is stood in for, never waited for.
+PLAYED_OUT = frozenset({"tournament"})
+
 
 def alone(state: TableState, seat: int) -> bool:
     """Whether nobody but ``seat``'s person is a person at the table (P41).
 
     Then that person's absence pauses the table instead of a stand-in
-    playing their match out: nobody else is kept waiting.
+    playing their match out: nobody else is kept waiting. Never at a table
+    of ``PLAYED_OUT``: there the game must end, the person's seat forfeited.
     """
+    if state.origin in PLAYED_OUT:
+        return False
     return not any(s.is_person for s in state.seats if s.seat != seat)
 
 

@@ -125,7 +125,7 @@ def replay_data(data: Mapping[str, Any], match: Match) -> dict[str, Any]:
         "winner": match.winner,
         "resigned": match.resigned,
         # The commitment to the deals, checked (issue 26; a record without one: null).
-        "fairness": fair.checked(data, rules.players),
+        "fairness": fair.checked(data, rules.players, finished=match.is_over),
         "over": match.is_over,
         "ending": words.match_ending(match, seats),
         "thresholds": {"mistake": analysis.MISTAKE, "blunder": analysis.BLUNDER},

@@ -8,7 +8,7 @@
 // text: always put on the page as text (h's `text` or text nodes), never HTML.
 
 import { ICONS, dialogBox, field, h, toolButton } from "./dom.js";
-import { I18N, nt, sentenceStart, t } from "./i18n.js";
+import { I18N, dateTime, nt, sentenceStart, t } from "./i18n.js";
 import { BOT_POOLS, PEOPLE_POOLS, leaderboardBody, poolWord, ratingNum, signed } from "./ratings.js";
 import { botMark } from "./seat.js";
 import { reopen, savedName, savedSeat, send } from "./socket.js";
@@ -404,14 +404,6 @@ function deletePanel() {
   };
 }
 
-function shortDate(seconds) {
-  try {
-    return new Intl.DateTimeFormat(I18N.language, { dateStyle: "medium", timeStyle: "short" }).format(new Date(seconds * 1000));
-  } catch (e) {
-    return new Date(seconds * 1000).toLocaleString();
-  }
-}
-
 function resultText(game) {
   const r = game.result;
   if (!game.over) return t("In progress");
@@ -437,7 +429,7 @@ function gamesPanel() {
     content = h("table", { class: "account-table", id: "my-games" },
       h("thead", {}, h("tr", {}, [t("Date"), t("Players"), t("Result"), t("Rating"), ""].map((text) => h("th", { scope: "col", text })))),
       h("tbody", {}, ACCOUNT.games.map((game) => h("tr", { class: "game-row", dataset: { code: game.code, game: String(game.game) } },
-        h("td", { text: shortDate(game.date) }),
+        h("td", { text: dateTime(game.date) }),
         h("td", { class: "players" }, game.players.map((p, i) => [i ? ", " : "", h(p.you ? "strong" : "span", { text: p.name }), p.bot ? botMark() : null])),
         h("td", { class: "result", text: resultText(game) + (game.result ? " · " + game.result.scores.join("–") : "") }),
         h("td", { class: "rating " + (game.rating && !game.rating.removed ? (game.rating.delta > 0 ? "up" : game.rating.delta < 0 ? "down" : "") : ""), text: ratingText(game) }),

@@ -49,6 +49,7 @@ import { Sound } from "./sound.js";
 import { S, changed, drawWith, render } from "./state.js";
 import { fetchConfig } from "./tools.js";
 import { Tournament } from "./tournament.js";
+import { pairingWords, startsWords } from "./tournaments.js";
 
 // The chat's panel sits beside #app (chat.js): after each render it follows the page's
 // place, and the socket's chat frames go to it first.
@@ -83,6 +84,8 @@ async function start() {
   Countdown.configure({
     clock: (total, inBank, shown) => (inBank ? nt("{n} second left in the bank", total) : nt("{n} second left for this move", shown)),
     summary: (secs) => nt("Next round in {n} second", secs),
+    "tournament-start": startsWords, // tournaments.js: the lobby's list and a tournament's page
+    "arena-end": pairingWords,
   });
   document.addEventListener("keydown", onKey);
   document.addEventListener("keydown", trapFocus);

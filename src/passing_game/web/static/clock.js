@@ -1,11 +1,13 @@
-// Countdowns that tick on the page between frames: a seat's clock and the
-// round summary's "next round in" time. The server sends how many
-// milliseconds were left when it sent the frame; the page notes when the
-// frame arrived (performance.now()) and counts down from there, four times
-// a second, changing only the countdowns' own text and classes, never
+// Countdowns that tick on the page between frames: a seat's clock, the
+// round summary's "next round in" time, and a tournament's start and an
+// arena's end (tournaments.js). The server sends how many milliseconds were
+// left when it sent the frame (or its own time with the moment); the page
+// notes when it arrived (performance.now()) and counts down from there, four
+// times a second, changing only the countdowns' own text and classes, never
 // re-rendering the page. An element takes part by carrying
 // data-countdown="clock" (with data-end and data-move-end, both in
-// performance.now() time) or data-countdown="summary" (with data-end).
+// performance.now() time), or data-countdown="summary" or another kind the
+// words name (with data-end): its text is then words[kind](seconds left).
 // The words (labels) come from app.js's start() through Countdown.configure.
 
 export const Countdown = (() => {
@@ -49,7 +51,7 @@ export const Countdown = (() => {
     const secs = seconds(left);
     if (el.dataset.shown === String(secs)) return;
     el.dataset.shown = String(secs);
-    el.textContent = words.summary(secs);
+    el.textContent = (words[el.dataset.countdown] || words.summary)(secs);
   }
 
   function tick() {

@@ -209,3 +209,18 @@ export function sentenceStart(text) {
   const s = String(text || "");
   return s.charAt(0).toLocaleUpperCase(I18N.language) + s.slice(1);
 }
+
+// Where a browser has no date format for the page's language (some Chromium builds
+// lack Galician), the nearest it may have, rather than its own default (English).
+const NEAREST = { gl: ["es"] };
+
+// A moment (seconds since the epoch) as the page's language writes a date and a time:
+// "My games" and when a tournament starts.
+export function dateTime(seconds) {
+  try {
+    const locales = [I18N.language, ...(NEAREST[I18N.language] || [])];
+    return new Intl.DateTimeFormat(locales, { dateStyle: "medium", timeStyle: "short" }).format(new Date(seconds * 1000));
+  } catch (e) {
+    return new Date(seconds * 1000).toLocaleString();
+  }
+}

@@ -11,13 +11,14 @@ import { accountHolds, accountPost, accountUser } from "./account.js";
 import { h } from "./dom.js";
 import { nt, t } from "./i18n.js";
 import { S, changed } from "./state.js";
-import { keepPart, kindName, newPart, partKey } from "./tournaments.js";
+import { keepPart, newPart, partKey, settingsLine, tournamentStatus } from "./tournaments.js";
 
 const POLL_MS = 2000;
 
 export const Tournament = (() => {
   // only: the player whose games the tables list shows (null: everyone's).
-  const T = { id: null, data: null, error: null, timer: null, told: null, busy: false, only: null };
+  // at: performance.now() when data came (its countdowns run from the server's time).
+  const T = { id: null, data: null, at: 0, error: null, timer: null, told: null, busy: false, only: null };
 
   function idOf() {
     const found = location.pathname.match(/^\/tournament\/([A-Za-z0-9_-]+)\/?$/);
@@ -68,6 +69,7 @@ export const Tournament = (() => {
 
   function take(data) {
     T.data = data;
+    T.at = performance.now();
     T.error = null;
     const yours = data.yours;
     if (yours && T.told !== yours.code) {
@@ -112,29 +114,6 @@ export const Tournament = (() => {
     window.dispatchEvent(new PopStateEvent("popstate"));
   }
 
-  function statusLine(d) {
-    const s = d.settings;
-    if (d.status === "finished") return t("The tournament is over.");
-    if (d.status === "open" || d.now < s.starts) {
-      const secs = Math.max(0, Math.round(s.starts - d.now));
-      if (secs > 90) return nt("Starts in {n} minute", Math.ceil(secs / 60));
-      return secs > 0 ? nt("Starts in {n} second", secs) : t("Starting: waiting for enough people.");
-    }
-    if (s.kind === "arena") {
-      const left = Math.max(0, Math.round((s.starts + s.minutes * 60 - d.now) / 60));
-      return nt("Pairing for {n} more minute", left);
-    }
-    return t("Round {n} of {total}", { n: d.round, total: s.rounds });
-  }
-
-  function settingsLine(s) {
-    const parts = [kindName(s.kind), s.size === 4 ? t("4 a table, in partnerships") : t("2 a table"),
-      s.kind === "arena" ? nt("{n} minute", s.minutes) : nt("{n} round", s.rounds),
-      t("clock: {move} s a move", { move: s.clock }), s.rated ? t("rated") : t("casual")];
-    if (s.min_finished > 0) parts.push(t("games finished: at least {n} %", { n: Math.round(s.min_finished * 100) }));
-    return parts.join(" · ");
-  }
-
   function buttons(d) {
     if (!accountUser()) return h("p", { class: "hint", text: t("Sign in to join a tournament.") });
     const mine = d.standings.find((line) => line.you);
@@ -165,7 +144,7 @@ export const Tournament = (() => {
         h("td", { text: String(line.rank) }),
         h("td", {}, h("button", { type: "button", class: "link", "aria-pressed": T.only === line.name ? "true" : "false",
           title: t("Show this player's games"), onclick: () => { T.only = T.only === line.name ? null : line.name; changed(); } }, line.name),
-          " ", h("a", { class: "profile-link small", href: "/u/" + encodeURIComponent(line.name), "aria-label": t("Profile of {name}", { name: line.name }) }, t("Profile")), // profile.js
+          line.bot ? null : [" ", h("a", { class: "profile-link small", href: "/u/" + encodeURIComponent(line.name), "aria-label": t("Profile of {name}", { name: line.name }) }, t("Profile"))], // profile.js; a bot has none
           notes.length ? h("span", { class: "note", text: " (" + notes.join(", ") + ")" }) : null),
         h("td", { text: String(line.points) }), h("td", { text: third }), h("td", { text: String(line.games) }));
     });
@@ -228,7 +207,7 @@ export const Tournament = (() => {
       h("a", { href: "/", class: "back", text: t("Back to the lobby") }),
       h("h1", { text: d.settings.name }),
       h("p", { class: "settings", text: settingsLine(d.settings) }),
-      h("p", { class: "status", "data-status": d.status, text: statusLine(d) }),
+      h("p", { class: "status", "data-status": d.status }, tournamentStatus(d, T.at)),
       yours, buttons(d), T.error ? h("p", { class: "error", text: T.error }) : null,
       h("section", { class: "card" }, h("h2", { text: t("Standings") }), standings(d)),
       tables(d), fairness(d));

@@ -129,14 +129,15 @@ def frame_fields(
     return fields
 
 
-def checked(data: Mapping[str, Any], players: int) -> dict[str, Any] | None:
+def checked(data: Mapping[str, Any], players: int, finished: bool = False) -> dict[str, Any] | None:
     """What the replay page says of a record's commitment (``None``: it has none): the
     record has replayed already (every deal from its seed, every move), so what is left
-    is the commitment, the seed and the moves' digest."""
+    is the commitment, the seed and the moves' digest (which a ``finished`` game's
+    record always carries)."""
     if "fairness" not in data:
         return None
     try:
-        problem = check(data, players) or check_moves(data)
+        problem = check(data, players) or check_moves(data, finished=finished)
     except FairnessError as exc:
         problem = str(exc)
     shown = data["fairness"]

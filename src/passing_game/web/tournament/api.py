@@ -2,7 +2,7 @@
 
 - ``GET /tournament/{id}``: the page (``static/tournament.js`` draws it);
 - ``GET /api/tournaments``: the public ones not finished (and those that
-  ended in the last day), soonest first;
+  ended in the last day), soonest first, and the server's ``now``;
 - ``GET /api/tournaments/{id}``: settings, status, standings, tables, and
   the asker's game under way (``yours``: the code and seat to sit at);
 - ``POST /api/tournaments``: a private tournament, by any signed-in person,
@@ -22,6 +22,7 @@ random part of a duplicate's deals (16 to 64 hex digits, ``parts.py``).
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import time
 from typing import Any
@@ -76,7 +77,10 @@ async def listing(request: Request) -> Response:
     except Exception:
         log.exception("could not list the tournaments")
         return _error(_(NOT_READ), "store", 503)
-    return JSONResponse({"tournaments": found}, headers={"Cache-Control": "no-store"})
+    # The server's time with them: the page's countdowns run from it, not the visitor's clock.
+    return JSONResponse(
+        {"tournaments": found, "now": time.time()}, headers={"Cache-Control": "no-store"}
+    )
 
 
 async def one(request: Request) -> Response:
@@ -84,10 +88,18 @@ async def one(request: Request) -> Response:
     user = await current_user(request)
     id = request.path_params["id"]
     try:
-        seen = await db.run(director.state, db.store, id, user.id if user else None, time.time())
+        seen = await _state(db, id, user.id if user else None)
     except TournamentError:
         return _error(_(NO_SUCH), "not-found", 404)
     return JSONResponse(seen, headers={"Cache-Control": "no-store"})
+
+
+async def _state(db: AsyncStore, id: str, user_id: str | None) -> dict[str, Any]:
+    """The tournament's page's state, its words (a computer player's name) in the
+    asker's language: the store's thread runs it in this request's context."""
+    run = contextvars.copy_context().run
+    found: dict[str, Any] = await db.run(run, director.state, db.store, id, user_id, time.time())
+    return found
 
 
 def _part(body: object) -> str | None:
@@ -154,10 +166,7 @@ async def entry(request: Request) -> Response:
         return _error(str(exc), "refused")
     lobby = request.app.state.lobby
     await lobby.tournaments.advance(id)  # a late joiner may be paired at once (arena)
-    return JSONResponse(
-        await db.run(director.state, db.store, id, user.id, time.time()),
-        headers={"Cache-Control": "no-store"},
-    )
+    return JSONResponse(await _state(db, id, user.id), headers={"Cache-Control": "no-store"})
 
 
 ROUTES = [

@@ -28,13 +28,17 @@ from passing_game.web.store import history as history_rows
 from passing_game.web.store import tables as table_rows
 from passing_game.web.store import tournaments as rows
 from passing_game.web.table.fairness import awaiting
+from passing_game.web.table.frames import seat_name
 from passing_game.web.tournament import pairing, parts
 from passing_game.web.tournament.model import (
+    BOT_PREFIX,
     Entry,
     Event,
     Game,
     Standing,
     TournamentError,
+    bot_entries,
+    is_bot,
     standings,
 )
 
@@ -54,6 +58,8 @@ SETTINGS: Mapping[str, type] = {
     "rated": bool,
     "min_finished": float,
     "target": int,
+    "bots": int,
+    "bot_level": str,
 }
 
 
@@ -124,6 +130,7 @@ def _load(tx: Tx, id: str) -> tuple[rows.TournamentRow, list[Entry], list[Game]]
     entries = [
         Entry(e.user_id, e.name, e.joined, e.withdrawn, e.paused) for e in rows.entries(tx, id)
     ]
+    entries += bot_entries(event_of(row))  # its computer players (P65)
     return row, entries, [game_of(t) for t in rows.tables(tx, id)]
 
 
@@ -221,6 +228,8 @@ def _make_table(
     seat_rows = tuple(
         SeatRow(i, "bot", BOT_LEVEL, BOT_LEVEL)
         if who is None
+        else SeatRow(i, "bot", event.bot_level, event.bot_level)
+        if is_bot(who)
         else SeatRow(i, "human", names[who], None, None, user_id=who)
         for i, who in enumerate(seats)
     )
@@ -234,7 +243,7 @@ def _make_table(
             created=now,
             creator=None,
             clock=dict(CLOCK_PRESETS[event.clock]),
-            rated=event.rated and None not in seats,
+            rated=event.rated and all(w is not None and not is_bot(w) for w in seats),
             public=event.public,
             origin=ORIGIN,
             # The deal waits for the people's contributions, but one a duplicate's round
@@ -261,16 +270,19 @@ def advance(store: Store, id: str, now: float) -> list[str]:
             return []
         lines = standings(event, entries, games)
         active = [s.user_id for s in lines if not s.withdrawn and not s.paused]
+        robots = [who for who in active if is_bot(who)]
+        # Two entrants, one of them a person: bots never play a tournament alone (P65).
+        enough = len(active) >= 2 and len(robots) < len(active)
         names = {e.user_id: e.name for e in entries}
         busy = _playing(games)
         if event.kind == "arena":
             return _advance_arena(tx, event, row, lines, active, busy, games, names, now)
         if busy or (row.round and not all(g.finished for g in games if g.round == row.round)):
             return []  # the round is being played
-        if row.round >= event.rounds or (row.round and len(active) < 2):
+        if row.round >= event.rounds or (row.round and not enough):
             rows.set_status(tx, id, "finished", row.round)
             return []
-        if len(active) < 2:
+        if not enough:
             if now > event.starts + CALLED_OFF_AFTER:  # nobody came: off, out of the poll
                 rows.set_status(tx, id, "finished", row.round)
             return []  # not enough people yet: wait
@@ -279,12 +291,13 @@ def advance(store: Store, id: str, now: float) -> list[str]:
         made: list[str] = []
         if event.kind == "swiss":
             byes = {s.user_id for s in lines if s.byes}
-            tables, bye = pairing.swiss(active, event.size, met, byes)
+            tables, bye = pairing.swiss(active, event.size, met, byes, robots)
             if bye is not None:
                 rows.add_table(tx, id, f"bye:{number}:{bye}", number, [bye], now)
         else:
             tables = [
-                pairing.seat_order(t, number) for t in pairing.tables(active, event.size, met)
+                pairing.seat_order(t, number)
+                for t in pairing.tables(active, event.size, met, robots)
             ]
         for table in tables:
             seats = list(table) + [None] * (event.size - len(table))
@@ -311,6 +324,7 @@ def _advance_arena(
             rows.set_status(tx, event.id, "finished", row.round)
         return []
     idle = [who for who in active if who not in busy]
+    robots = [who for who in idle if is_bot(who)]
     last: dict[str, str | None] = {}
     for game in sorted(games, key=lambda g: g.started):
         for who in game.seats:
@@ -319,7 +333,7 @@ def _advance_arena(
                 last[who] = others[0] if others else None
     made = []
     number = row.round
-    for table in pairing.arena(idle, event.size, last):
+    for table in pairing.arena(idle, event.size, last, robots):
         number += 1
         made.append(_make_table(tx, event, number, list(table), names, now))
     if made or row.status == "open":
@@ -365,6 +379,7 @@ def state(store: Store, id: str, user_id: str | None, now: float) -> dict[str, A
     settings = public_settings(asdict(event), finished=over)
     dealt = [(t.round, t.parts, _server_seed(t.record)) for t in played if t.record]
     names = {e.user_id: e.name for e in entries}
+    names.update({e.user_id: bot_name(event, e.user_id) for e in entries if is_bot(e.user_id)})
     yours = None
     tables = []
     for game in sorted(games, key=lambda g: (g.round, g.code)):
@@ -381,7 +396,7 @@ def state(store: Store, id: str, user_id: str | None, now: float) -> dict[str, A
     lines = [
         {
             "rank": s.rank,
-            "name": s.name,
+            "name": names.get(s.user_id, s.name),
             "points": s.points,
             "games": s.games,
             "wins": s.wins,
@@ -393,6 +408,7 @@ def state(store: Store, id: str, user_id: str | None, now: float) -> dict[str, A
             "paused": s.paused,
             "scored": s.scored,
             "you": s.user_id == user_id,
+            "bot": is_bot(s.user_id),
         }
         for s in standings(event, entries, games)
     ]
@@ -412,6 +428,16 @@ def state(store: Store, id: str, user_id: str | None, now: float) -> dict[str, A
     }
 
 
+def bot_name(event: Event, who: str) -> str:
+    """A computer player's name in the reader's language: its level's, as a table
+    calls its bot ("Easy bot"), and a letter when the tournament has more than one."""
+    name = seat_name("bot", event.bot_level, event.bot_level)
+    if event.bots < 2:
+        return name
+    number = int(who.removeprefix(BOT_PREFIX))
+    return _("{name} {letter}").format(name=name, letter="ABCDEFGHIJKLMNOP"[number - 1])
+
+
 def _server_seed(record: str | None) -> str | None:
     """The server seed a table's record reveals (``None``: none)."""
     shown = json.loads(record).get("fairness") if record else None
@@ -424,6 +450,7 @@ __all__ = [
     "MOST_OPEN",
     "ORIGIN",
     "advance",
+    "bot_name",
     "create",
     "due",
     "event",

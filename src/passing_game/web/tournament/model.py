@@ -19,6 +19,12 @@ Three kinds (``KINDS``):
   is compared with everyone else who held the same seat's cards that round
   (``matchpoints``).
 
+**Bots as entrants** (``Event.bots``, P65): a tournament may have computer
+players of one level (``bot_entries``); each is an entry like a person's
+(``bot:1``, ``bot:2``...), paired, scored and ranked as anyone, and plays its
+games at the table as a duplicate's filling bot does. Bots never meet only
+bots (``pairing``): a table without a person is not made.
+
 A game's **result** for a side is read from its final scores: the side
 with the most points wins, equal points tie, and a side with a person who
 forfeited (left, or timed out and was replaced by a stand-in for the rest)
@@ -30,7 +36,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from passing_game.i18n import _
+from passing_game.bots import LEVELS as BOT_LEVELS
+from passing_game.i18n import _, ngettext
 
 #: The kinds of tournament, in the order the page offers them.
 KINDS = ("arena", "swiss", "duplicate")
@@ -42,6 +49,16 @@ WIN, TIE, LOSS = 2, 1, 0
 STREAK = 2
 #: Duplicate: a comparison won, tied, lost (bridge's matchpoints).
 MP_WIN, MP_TIE = 2, 1
+#: The most computer players one tournament may have.
+MOST_BOTS = 8
+#: A computer player's entry is ``bot:`` and its number (an account's id never is).
+BOT_PREFIX = "bot:"
+
+
+def is_bot(who: str | None) -> bool:
+    """Whether an entry is one of the tournament's computer players (``None``, a
+    duplicate's filling bot, is not an entry at all)."""
+    return who is not None and who.startswith(BOT_PREFIX)
 
 
 class TournamentError(ValueError):
@@ -79,6 +96,9 @@ class Event:
     min_finished: float = 0.0
     #: Each game's target score (R8), ``None``: the rules' own for the table (D10).
     target: int | None = None
+    #: Computer players taking part as entrants (``bot_entries``), and their level.
+    bots: int = 0
+    bot_level: str = "medium"
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -99,6 +119,20 @@ class Event:
             (
                 0.0 <= self.min_finished <= 1.0,
                 _("The share of games finished asked for is between 0 and 1."),
+            ),
+            (
+                0 <= self.bots <= MOST_BOTS,
+                ngettext(
+                    "A tournament has 0 to {n} computer player.",
+                    "A tournament has 0 to {n} computer players.",
+                    MOST_BOTS,
+                ).format(n=MOST_BOTS),
+            ),
+            (
+                self.bot_level in BOT_LEVELS,
+                _("The computer players' level is one of {levels}.").format(
+                    levels=", ".join(BOT_LEVELS)
+                ),
             ),
         )
         for holds, message in checks:
@@ -122,6 +156,18 @@ class Entry:
     withdrawn: bool = False
     #: Paused: not paired until they come back (arena, and Swiss rounds meanwhile).
     paused: bool = False
+
+
+def bot_entries(event: Event) -> list[Entry]:
+    """The tournament's computer players as entries, in the order they are named
+    (their ``name`` is their level; the page words it). Never withdrawn or paused.
+
+    >>> [e.user_id for e in bot_entries(Event("t", "swiss", "T", bots=2))]
+    ['bot:1', 'bot:2']
+    """
+    return [
+        Entry(f"{BOT_PREFIX}{n}", event.bot_level, joined=0.0) for n in range(1, event.bots + 1)
+    ]
 
 
 @dataclass(frozen=True)
@@ -302,8 +348,11 @@ def standings(event: Event, entries: Sequence[Entry], games: Sequence[Game]) -> 
 
 
 __all__ = [
+    "BOT_LEVELS",
+    "BOT_PREFIX",
     "KINDS",
     "LOSS",
+    "MOST_BOTS",
     "STREAK",
     "TABLE_SIZES",
     "TIE",
@@ -313,6 +362,8 @@ __all__ = [
     "Game",
     "Standing",
     "TournamentError",
+    "bot_entries",
+    "is_bot",
     "matchpoints",
     "standings",
 ]

@@ -4,6 +4,11 @@ Every function takes the people to seat best first (the standings' order)
 and who has met whom, and returns tables: tuples of accounts in seat order.
 None of them reads a clock or a store; the service calls them under the
 tournament's lock, so two processes never pair the same person twice.
+
+``bots`` are the tournament's computer players (P65): they are paired as
+anyone, but never only among themselves. Two bots count as having met
+already, so they sit apart where they can, and a table of bots alone is not
+made: those bots sit the round (or the arena's wait) out.
 """
 
 from __future__ import annotations
@@ -57,9 +62,12 @@ def _fours(people: list[str], met: Met) -> list[tuple[str, ...]]:
     return tables
 
 
-def tables(ranked: Sequence[str], size: int, met: Met) -> list[tuple[str, ...]]:
+def tables(
+    ranked: Sequence[str], size: int, met: Met, bots: Collection[str] = ()
+) -> list[tuple[str, ...]]:
     """The people in tables of ``size``, best first, no two who met at one
     table again where it can be helped; a last table may be short (bots fill it).
+    No table of ``bots`` alone.
 
     >>> tables(["a", "b", "c", "d"], 2, {"a": {"b"}, "b": {"a"}})
     [('a', 'c'), ('b', 'd')]
@@ -67,7 +75,27 @@ def tables(ranked: Sequence[str], size: int, met: Met) -> list[tuple[str, ...]]:
     [('a', 'b'), ('c',)]
     >>> tables(list("abcdef"), 4, {})
     [('a', 'b', 'c', 'd'), ('e', 'f')]
+    >>> tables(["x", "y", "a", "b"], 2, {}, bots={"x", "y"})
+    [('x', 'a'), ('y', 'b')]
+    >>> tables(["x", "y", "z", "a"], 2, {}, bots={"x", "y", "z"})
+    [('x', 'a')]
+    >>> tables(["a", "x", "y", "z", "w"], 4, {}, bots={"x", "y", "z", "w"})
+    [('a', 'x', 'y', 'z')]
     """
+    if not bots:
+        return _tables(ranked, size, met)
+    robots = set(bots)
+    # No more bots than the people can sit with: the best ranked play, the rest sit out.
+    room = (size - 1) * sum(1 for who in ranked if who not in robots)
+    playing = set([who for who in ranked if who in robots][:room])
+    ranked = [who for who in ranked if who not in robots or who in playing]
+    apart = {
+        who: set(met.get(who, ())) | (robots - {who} if who in robots else set()) for who in ranked
+    }
+    return [t for t in _tables(ranked, size, apart) if not robots.issuperset(t)]
+
+
+def _tables(ranked: Sequence[str], size: int, met: Met) -> list[tuple[str, ...]]:
     people = list(dict.fromkeys(ranked))
     if size == 4:
         return _fours(people, met)
@@ -87,23 +115,33 @@ def tables(ranked: Sequence[str], size: int, met: Met) -> list[tuple[str, ...]]:
 
 
 def swiss(
-    ranked: Sequence[str], size: int, met: Met, byes: Collection[str]
+    ranked: Sequence[str], size: int, met: Met, byes: Collection[str], bots: Collection[str] = ()
 ) -> tuple[list[tuple[str, ...]], str | None]:
     """A Swiss round: the tables and, with 2 a table and an odd number of
     people, the bye (the lowest ranked who has had none; it scores a win).
+    With bots among them, the lowest ranked bot sits the round out instead,
+    unscored: a bot needs no free win, and a person is not left out for it.
 
     >>> swiss(["a", "b", "c"], 2, {}, byes={"c"})
     ([('a', 'c')], 'b')
+    >>> swiss(["x", "a", "y", "b", "c"], 2, {}, byes=(), bots={"x", "y"})
+    ([('x', 'a'), ('b', 'c')], None)
     """
     people = list(dict.fromkeys(ranked))
     bye: str | None = None
     if size == 2 and len(people) % 2:
-        bye = next((p for p in reversed(people) if p not in byes), people[-1])
-        people.remove(bye)
-    return tables(people, size, met), bye
+        robots = [p for p in people if p in set(bots)]
+        if robots:
+            people.remove(robots[-1])
+        else:
+            bye = next((p for p in reversed(people) if p not in byes), people[-1])
+            people.remove(bye)
+    return tables(people, size, met, bots), bye
 
 
-def arena(idle: Sequence[str], size: int, last: Mapping[str, str | None]) -> list[tuple[str, ...]]:
+def arena(
+    idle: Sequence[str], size: int, last: Mapping[str, str | None], bots: Collection[str] = ()
+) -> list[tuple[str, ...]]:
     """An arena's pairing of the people waiting now, best first: full tables
     only (the rest wait for the next game to end), never the opponent of
     one's last game when another is waiting.
@@ -112,9 +150,11 @@ def arena(idle: Sequence[str], size: int, last: Mapping[str, str | None]) -> lis
     [('a', 'c')]
     >>> arena(["a", "b"], 2, {"a": "b", "b": "a"})
     [('a', 'b')]
+    >>> arena(["x", "a", "b"], 2, {"a": "x", "x": "a"}, bots={"x"})
+    [('x', 'b')]
     """
     met = {who: {o} for who, o in last.items() if o is not None}
-    made = tables(idle, size, met)
+    made = tables(idle, size, met, bots)
     return [t for t in made if len(t) == size]
 
 

@@ -86,12 +86,21 @@ TOURNAMENT_TEXTS: dict[str, str] = {
     "Starts in (minutes)": N_("Starts in (minutes)"),
     "Create a tournament": N_("Create a tournament"),
     "Create a tournament for friends": N_("Create a tournament for friends"),
+    # TRANSLATORS: an arena's pairing time is over; the games under way are played out.
+    "The last games are being played.": N_("The last games are being played."),
+    # TRANSLATORS: the create form: how many computer players take part as entrants.
+    "Bots playing": N_("Bots playing"),
+    "The bots' level": N_("The bots' level"),
 }
 
 #: Counted texts: key -> the text for a count.
 TOURNAMENT_PLURALS: dict[str, Callable[[int], str]] = {
     "Starts in {n} minute": lambda n: ngettext("Starts in {n} minute", "Starts in {n} minutes", n),
     "Starts in {n} second": lambda n: ngettext("Starts in {n} second", "Starts in {n} seconds", n),
+    "Starts in {n} hour": lambda n: ngettext("Starts in {n} hour", "Starts in {n} hours", n),
+    "Starts in {n} day": lambda n: ngettext("Starts in {n} day", "Starts in {n} days", n),
+    # TRANSLATORS: a tournament's settings: computer players taking part as entrants.
+    "{n} bot playing": lambda n: ngettext("{n} bot playing", "{n} bots playing", n),
     "Pairing for {n} more minute": lambda n: ngettext(
         "Pairing for {n} more minute", "Pairing for {n} more minutes", n
     ),
