@@ -577,15 +577,21 @@ static PyObject *Tree_best_response(Tree *t, PyObject *args) {
     return Py_BuildValue("(dN)", total / t->ndeals, choice);
 }
 
-static PyObject *Tree_value(Tree *t, PyObject *args) {
+/* Two policies from the arguments (seat 0's, seat 1's); -1 with an error. */
+static int two_policies(Tree *t, PyObject *args, Py_buffer *v0, Py_buffer *v1) {
     PyObject *o0, *o1;
-    if (!PyArg_ParseTuple(args, "OO", &o0, &o1)) return NULL;
-    Py_buffer v0, v1;
-    if (policy_buffer(t, o0, &v0) < 0) return NULL;
-    if (policy_buffer(t, o1, &v1) < 0) {
-        PyBuffer_Release(&v0);
-        return NULL;
+    if (!PyArg_ParseTuple(args, "OO", &o0, &o1)) return -1;
+    if (policy_buffer(t, o0, v0) < 0) return -1;
+    if (policy_buffer(t, o1, v1) < 0) {
+        PyBuffer_Release(v0);
+        return -1;
     }
+    return 0;
+}
+
+static PyObject *Tree_value(Tree *t, PyObject *args) {
+    Py_buffer v0, v1;
+    if (two_policies(t, args, &v0, &v1) < 0) return NULL;
     double total = 0;
     Py_BEGIN_ALLOW_THREADS;
     for (int32_t d = 0; d < t->ndeals; d++) total += evaluate(t, t->roots[d], v0.buf, v1.buf);
@@ -612,14 +618,8 @@ static void both_reach(const Tree *t, int64_t at, const double *p0, const double
 }
 
 static PyObject *Tree_infoset_reach(Tree *t, PyObject *args) {
-    PyObject *o0, *o1;
-    if (!PyArg_ParseTuple(args, "OO", &o0, &o1)) return NULL;
     Py_buffer v0, v1;
-    if (policy_buffer(t, o0, &v0) < 0) return NULL;
-    if (policy_buffer(t, o1, &v1) < 0) {
-        PyBuffer_Release(&v0);
-        return NULL;
-    }
+    if (two_policies(t, args, &v0, &v1) < 0) return NULL;
     PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)t->ninfo * (Py_ssize_t)sizeof(double));
     if (out) {
         double *r = (double *)PyBytes_AS_STRING(out);

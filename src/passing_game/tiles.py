@@ -237,6 +237,18 @@ class Placed(NamedTuple):
         return f"[{self.left}|{self.right}]"
 
 
+def ends_after(ends: tuple[int, int] | None, placed: Placed, end: str) -> tuple[int, int]:
+    """The open ends once a tile lies as ``placed`` on ``end`` of a train whose
+    ends were ``ends`` (``None``: empty) (R4.1, R5.2).
+
+    >>> ends_after(None, Placed(3, 5), "left"), ends_after((3, 5), Placed(5, 6), "right")
+    ((3, 5), (3, 6))
+    """
+    if ends is None:
+        return (placed.left, placed.right)
+    return (placed.left, ends[1]) if end == "left" else (ends[0], placed.right)
+
+
 def pip_count(tiles: Iterable[Tile]) -> int:
     """Sum of pips of some tiles (R7.1)."""
     return sum(t.pips for t in tiles)

@@ -40,7 +40,7 @@ from passing_game.moves import PASS_CODE, Draw, Pass, Play
 from passing_game.puzzles.solver import Solver
 from passing_game.rules import LOCKED_TILES
 from passing_game.state import State, blocked
-from passing_game.tiles import BIT, mask_of
+from passing_game.tiles import BIT, ends_after, mask_of
 from passing_game.views import View
 
 
@@ -90,12 +90,7 @@ def checks(view: View) -> list[Check]:
         if isinstance(move, Play):
             placed = turn.placed
             assert placed is not None
-            if ends is None:
-                ends = (placed.left, placed.right)
-            elif move.end == "left":
-                ends = (placed.left, ends[1])
-            else:
-                ends = (ends[0], placed.right)
+            ends = ends_after(ends, placed, move.end)
             plays.append((i, turn.seat, BIT[move.tile.index]))
         elif isinstance(move, Draw):
             boneyard -= 1

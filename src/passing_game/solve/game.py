@@ -27,7 +27,7 @@ from passing_game.bots.kernel import flags
 from passing_game.moves import DRAW_CODE, PASS_CODE, Move, Play, code_to_move, move_to_code
 from passing_game.round import Round
 from passing_game.rules import Rules
-from passing_game.tiles import TILES, tiles_of
+from passing_game.tiles import TILES, ends_after, tiles_of
 from passing_game.views import View
 
 try:
@@ -80,12 +80,7 @@ def infoset_key(view: View) -> bytes:
                 played.add(move.tile.index)
             if ends is None or ends[0] == ends[1]:
                 code &= ~1
-            if ends is None:
-                ends = (placed.left, placed.right)
-            elif move.end == "left":
-                ends = (placed.left, ends[1])
-            else:
-                ends = (ends[0], placed.right)
+            ends = ends_after(ends, placed, move.end)
         codes.append(code)
         if turn.drawn is not None and turn.seat == view.seat:
             drawn.add(turn.drawn.index)
