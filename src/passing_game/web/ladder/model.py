@@ -20,9 +20,11 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
+from dataclasses import fields
 from typing import Any
 
 from passing_game.i18n import _, ngettext
+from passing_game.rules import Rules
 
 #: The version of the document this site reads.
 FORMAT = 1
@@ -36,17 +38,8 @@ MAX_AGENTS = 64
 MAX_LABEL, MAX_BOT, MAX_COMMAND = 60, 500, 2000
 #: The fault kinds an outside program may have (``arena.outside.FAULTS``).
 FAULTS = ("late", "nonsense", "illegal", "died", "restarts")
-#: The rules' variants a document may name (``Rules.to_dict``'s keys).
-RULE_KEYS = (
-    "players",
-    "partnerships",
-    "draw",
-    "passing",
-    "scoring",
-    "leader",
-    "target",
-    "hand_size",
-)
+#: The rules' variants a document may name (``Rules``' fields, as ``Rules.to_dict`` writes them).
+RULE_KEYS = tuple(f.name for f in fields(Rules))
 
 
 class LadderFileError(ValueError):
