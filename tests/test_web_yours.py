@@ -54,7 +54,9 @@ def test_a_table_you_sit_at_says_whose_turn_it_is(client: TestClient) -> None:
         "round",
         "link",
         "practice",
+        "bots",  # which seats are bot accounts (P62), as the seats show
     }
+    assert table["bots"] == [False, False]
 
 
 def test_bad_codes_are_refused_with_a_reason(client: TestClient) -> None:
