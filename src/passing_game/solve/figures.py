@@ -134,7 +134,8 @@ def measure(
 def title(rules: Rules) -> str:
     extra = "" if rules.passing == "free" else ", forced passing (D2)"
     tiles = "tile" if rules.hand_size == 1 else "tiles"
-    return f"Double-{rules.max_pip}, {rules.hand_size} {tiles} a hand{extra}"
+    top = ("two", "three", "four", "five", "six")[rules.max_pip - 2]
+    return f"Double-{top}, {rules.hand_size} {tiles} a hand{extra}"
 
 
 def _share_row(label: str, rows: Sequence[Share]) -> str:
