@@ -737,7 +737,8 @@ def test_every_text_the_page_scripts_use_is_in_the_catalog() -> None:
     assert re.findall(r"<script [^>]*>", html) == ['<script type="module" src="/static/app.js">']
     preloaded = re.findall(r'<link rel="modulepreload" href="/static/([\w.]+)">', html)
     assert sorted([*preloaded, "app.js"]) == sorted(scripts)
-    import_line = re.compile(r'^import (?:.* from )?"\./([\w.]+)";', re.M)  # also `import "./x.js";`
+    # also a bare `import "./x.js";`
+    import_line = re.compile(r'^import (?:.* from )?"\./([\w.]+)";', re.M)
     imported = {name for script in scripts.values() for name in import_line.findall(script)}
     assert imported == set(scripts) - {"app.js"}
 
