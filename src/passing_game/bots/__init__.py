@@ -86,6 +86,8 @@ FROZEN: dict[str, tuple[str, dict[str, Any]]] = {
             "weights": None,
             "model": None,
             "opponent_weights": None,
+            "opponent_model": None,
+            "playout_model": None,
         },
     ),
 }
