@@ -152,5 +152,5 @@ def test_the_tables(solved: SolvedGame) -> None:
 def test_the_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--set", "2", "--hand-size", "2", "--iterations", "200", "--bot", "greedy"]) == 0
     out = capsys.readouterr().out
-    assert "#### `greedy`, its whole policy" in out
+    assert "#### `greedy`, its whole policy (exploitability 0.4" in out
     assert "| passes where the equilibrium plays |" in out

@@ -68,6 +68,11 @@ DRAWN = 100
 #: 1 s on the compiled kernel (docs/STRENGTH.md); the pure-Python fallback
 #: gets what fits in 1 s.
 DEFAULT_ITERATIONS = 20000 if kernel.AVAILABLE else 6000
+#: The formats ``(players, partnerships)`` whose playouts follow the model of
+#: play with ``playout_model="tuned"`` (the ``expert`` level): those where the
+#: arena found it stronger than the heaviest tile (docs/STRENGTH.md, "What
+#: the solution teaches the expert"; DECISIONS P67).
+TUNED_PLAYOUTS: frozenset[tuple[int, bool]] = frozenset({(2, False)})
 
 
 class Node:
@@ -212,9 +217,11 @@ class IsmctsBot(SearchBot):
     playouts, every seat's moves, by that model of play instead of the
     heaviest-tile policy (each move drawn from its softmax for the hand the
     seat holds in the guess: it passes and draws as the expert does, R4.4,
-    R4.5), ``opponent_model="fitted"`` the opponents' moves in the tree that
-    follow a policy; where the format has no fit, the heaviest-tile policy
-    plays. Each excludes the learned policy's weights for the same moves.
+    R4.5) where the format has a fit; ``"tuned"`` only in the formats of
+    ``TUNED_PLAYOUTS`` (where the arena found it stronger).
+    ``opponent_model="fitted"`` draws the opponents' moves in the tree that
+    follow a policy from the model too. Elsewhere the heaviest-tile policy
+    plays; each excludes the learned policy's weights for the same moves.
     """
 
     name: ClassVar[str] = "ismcts"
@@ -243,12 +250,13 @@ class IsmctsBot(SearchBot):
         self.model = model
         self.weights = check_weights(weights)
         self.opponent_weights = check_weights(opponent_weights)
-        for option, value, policy in (
-            ("playout_model", playout_model, self.weights),
-            ("opponent_model", opponent_model, self.opponent_weights),
+        for option, value, policy, allowed in (
+            ("playout_model", playout_model, self.weights, (None, "fitted", "tuned")),
+            ("opponent_model", opponent_model, self.opponent_weights, (None, "fitted")),
         ):
-            if value not in (None, "fitted"):
-                raise ValueError(f"{option} must be None or 'fitted', got {value!r}")
+            if value not in allowed:
+                listed = ", ".join(repr(a) for a in allowed)
+                raise ValueError(f"{option} must be one of {listed}, got {value!r}")
             if value is not None and policy is not None:
                 raise ValueError(f"{option} and the learned policy's weights exclude each other")
         self.playout_model = playout_model
@@ -345,7 +353,12 @@ class IsmctsBot(SearchBot):
     def playout_coefficients(self, rules: Rules | None) -> tuple[float, ...] | None:
         """The model of play the playouts follow (``playout_model``) in a round of
         ``rules``, or None: the heaviest-tile policy (or ``weights``')."""
-        if self.playout_model != "fitted" or rules is None:
+        if self.playout_model is None or rules is None:
+            return None
+        if (
+            self.playout_model == "tuned"
+            and (rules.players, rules.partnerships) not in TUNED_PLAYOUTS
+        ):
             return None
         return fitted_for(rules)
 

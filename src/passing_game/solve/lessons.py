@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from passing_game.bots import Bot, make
+from passing_game.bots import Bot, make, parse_spec
 from passing_game.moves import DRAW_CODE, PASS_CODE, Draw, Pass, Play, code_to_move, move_to_code
 from passing_game.round import Round
 from passing_game.rules import Rules
@@ -292,21 +292,31 @@ def by_difference(decisions: Sequence[Decision]) -> list[tuple[str, float, float
     ]
 
 
+def per_round(decisions: Sequence[Decision], rounds: int, part: str | None = None) -> list[float]:
+    """Points lost in each sampled round (all, or by one kind of difference ``part``)."""
+    totals = [0.0] * rounds
+    for d in decisions:
+        if d.round >= 0:
+            totals[d.round] += d.loss if part is None else d.parts[part]
+    return totals
+
+
+def mean_interval(values: Sequence[float]) -> tuple[float, float]:
+    """A mean and the half-width of its 95% interval (normal; ample rounds)."""
+    if len(values) < 2:
+        return (values[0] if values else 0.0), 0.0
+    return statistics.fmean(values), 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+
+
 def interval(
     decisions: Sequence[Decision], rounds: int, part: str | None = None
 ) -> tuple[float, float]:
     """Points a round lost (all, or by one kind of difference ``part``) and the
     half-width of its 95% interval over sampled rounds (0 for a whole policy)."""
-    totals = [0.0] * max(1, rounds)
-    exact_sum = 0.0
-    for d in decisions:
-        lost = d.weight * (d.loss if part is None else d.parts[part])
-        exact_sum += lost
-        if d.round >= 0:
-            totals[d.round] += lost * rounds
     if rounds < 2 or all(d.round < 0 for d in decisions):
-        return exact_sum, 0.0
-    return exact_sum, 1.96 * statistics.stdev(totals) / math.sqrt(rounds)
+        lost = sum(d.weight * (d.loss if part is None else d.parts[part]) for d in decisions)
+        return lost, 0.0
+    return mean_interval(per_round(decisions, rounds, part))
 
 
 def lowest_bucket(d: Decision) -> str:
@@ -336,19 +346,25 @@ def grouped(decisions: Sequence[Decision], key: Callable[[Decision], object]) ->
     return [row(str(k), groups[k]) for k in sorted(groups, key=str)]
 
 
-def markdown(decisions: Sequence[Decision], title: str) -> str:
-    """The tables of one bot in one variant."""
+def markdown(decisions: Sequence[Decision], title: str, rounds: int = 0) -> str:
+    """The tables of one bot in one variant (``rounds``: how many were sampled,
+    for the intervals; 0 for a whole policy)."""
     total = row("all", decisions)
+
+    def lost(part: str | None = None) -> str:
+        value, half = interval(decisions, rounds, part)
+        return f"{value:+.4f}" + (f" ± {half:.4f}" if half else "")
+
     lines = [
         f"#### {title}",
         "",
         f"{total.decisions:.2f} decisions a round; points a round lost against the "
-        f"equilibrium: **{total.lost:.4f}**, of which {total.lost_passing:.4f} by passing "
+        f"equilibrium: **{lost()}**, of which {lost(DIFFERENCES[2])} by passing "
         "where it plays.",
         "",
         "| difference | share of decisions | points a round lost |",
         "|---|---:|---:|",
-        *(f"| {n} | {s:.1%} | {lost:+.4f} |" for n, s, lost in by_difference(decisions)),
+        *(f"| {n} | {s:.1%} | {lost(n)} |" for n, s, _lost in by_difference(decisions)),
     ]
     for name, key in GROUPS:
         lines += [
@@ -375,7 +391,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--set", type=int, default=2, dest="max_pip")
     parser.add_argument("--hand-size", type=int, default=2)
     parser.add_argument("--iterations", type=int, default=1000, help="CFR+ iterations")
-    parser.add_argument("--bot", action="append", help="bot, level or frozen name (repeatable)")
+    parser.add_argument(
+        "--bot",
+        action="append",
+        help="a bot, level or frozen name, with options as the arena takes them"
+        " (NAME:KEY=VALUE,...); repeatable",
+    )
     parser.add_argument(
         "--rounds", type=int, default=0, help="sample this many rounds (0: the whole policy, exact)"
     )
@@ -408,18 +429,40 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"CFR+ {args.iterations}, exploitability {exploitability:.6f} ({took:.0f} s)",
         file=sys.stderr,
     )
-    for name in args.bot or ["expert"]:
+    compared: list[tuple[str, list[float]]] = []
+    for text in args.bot or ["expert"]:
         started = time.perf_counter()
+        name, options = parse_spec(text)
         if args.rounds:
-            found = sampled(game, eq, values, make(name, seed=args.seed), args.rounds, args.seed)
+            bot = make(name, seed=args.seed, **dict(options))
+            found = sampled(game, eq, values, bot, args.rounds, args.seed)
             how = f"{args.rounds:,} rounds against the equilibrium (seed {args.seed})"
         else:
-            policy, _ = bot_policy(game, name)
+            policy, _ = bot_policy(game, name, options=dict(options))
             found = exact(game, eq, values, policy)
-            how = "its whole policy"
-        print(markdown(found, f"`{name}`, {how}"))
-        print(f"{name}: {time.perf_counter() - started:.0f} s", file=sys.stderr)
+            how = f"its whole policy (exploitability {game.exploitability(policy):.4f})"
+        print(markdown(found, f"`{text}`, {how}", args.rounds))
+        print(f"{text}: {time.perf_counter() - started:.0f} s", file=sys.stderr)
+        if args.rounds:
+            compared.append((text, per_round(found, args.rounds)))
+    if len(compared) > 1:
+        print(comparison(compared))
     return 0
+
+
+def comparison(compared: Sequence[tuple[str, list[float]]]) -> str:
+    """Bots sampled on the same rounds: each one's points a round lost, and its
+    difference from the first's, paired round by round (95% intervals)."""
+    first = compared[0][1]
+    lines = [
+        f"| bot | points a round lost | less the first's (`{compared[0][0]}`) |",
+        "|---|---:|---:|",
+    ]
+    for text, totals in compared:
+        lost, half = mean_interval(totals)
+        diff, dhalf = mean_interval([a - b for a, b in zip(totals, first, strict=True)])
+        lines.append(f"| `{text}` | {lost:.3f} ± {half:.3f} | {diff:+.3f} ± {dhalf:.3f} |")
+    return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":
