@@ -1,13 +1,17 @@
 """The ``expert`` level of issue 16: the fitted model of play where there is
 one (2 players; 4 in partnerships), the tuned model elsewhere, and opponents
-in the tree that follow the playout policy half of the time."""
+in the tree that follow the playout policy half of the time; since issue 28
+(P67), with 2 players, playouts by that model of play."""
 
 from __future__ import annotations
+
+import random
 
 import pytest
 
 from passing_game import Round, Rules
-from passing_game.bots import FROZEN, LEVELS, kernel, make
+from passing_game.bots import FROZEN, LEVELS, IsmctsBot, kernel, make
+from passing_game.bots.ismcts import TUNED_PLAYOUTS
 from passing_game.bots.playmodel import FITTED, fitted_for
 from passing_game.bots.sampling import TUNED, tuned_model
 
@@ -48,3 +52,78 @@ def test_with_four_players_in_partnerships_the_expert_reads_with_its_own_fit() -
         assert make("expert", seed=seed).choose(view) == make("ismcts", seed=seed, **old).choose(
             view
         )
+
+
+# -- issue 28: the playouts follow the model of play (P67) ---------------------
+
+
+def _views(rules: Rules, count: int, seed: int) -> list[object]:
+    """Positions a few uniformly random moves into seeded rounds, seen by the seat to move."""
+    rng = random.Random(seed)
+    views = []
+    while len(views) < count:
+        rnd = Round.new(rules, seed=rng.randrange(1 << 30))
+        for _ in range(rng.randrange(1, 8)):
+            if rnd.is_over:
+                break
+            rnd.play(rng.choice(rnd.legal_moves()))
+        if not rnd.is_over and len(rnd.legal_moves()) > 1:
+            views.append(rnd.view(rnd.to_move))
+    return views
+
+
+def test_the_expert_levels_playouts_follow_the_model_of_play_with_two_players() -> None:
+    """With 2 players the level's playouts are the fitted model's moves (R4.4,
+    R4.5: it passes and draws as the expert does); elsewhere (4 in
+    partnerships, where the arena found no gain, and formats without a fit)
+    they are the heaviest tile's, so there the level plays as ``expert-562b7ae``."""
+    name, options = LEVELS["expert"]
+    assert options["playout_model"] == "tuned" and TUNED_PLAYOUTS == {(2, False)}
+    bot = make("expert")
+    assert isinstance(bot, IsmctsBot)
+    assert bot.playout_coefficients(Rules(players=2)) == FITTED[(2, False)]
+    for rules in (Rules(players=4, partnerships=True), Rules(players=3), Rules(players=4)):
+        assert bot.playout_coefficients(rules) is None
+    for i, view in enumerate(_views(Rules(players=4, partnerships=True), 4, seed=2)):
+        assert make("expert", seed=i).choose(view) == make("expert-562b7ae", seed=i).choose(view)
+    two = _views(Rules(players=2), 12, seed=3)
+    differ = sum(
+        make("expert", seed=i).advise(v).values != make("expert-562b7ae", seed=i).advise(v).values
+        for i, v in enumerate(two)
+    )
+    assert differ == len(two)
+
+
+def test_fitted_playouts_apply_wherever_there_is_a_fit() -> None:
+    bot = make("ismcts", playout_model="fitted", opponent_model="fitted")
+    assert isinstance(bot, IsmctsBot)
+    partners = Rules(players=4, partnerships=True)
+    assert bot.playout_coefficients(partners) == FITTED[(4, True)]
+    assert bot.opponent_coefficients(partners) == FITTED[(4, True)]
+    assert bot.playout_coefficients(Rules(players=3)) is None
+    assert bot.playout_coefficients(Rules(players=2, passing="forced")) is None
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"playout_model": "learned"}, "playout_model must be one of"),
+        ({"opponent_model": "tuned"}, "opponent_model must be one of"),
+        ({"playout_model": "fitted", "weights": "learned"}, "exclude each other"),
+        ({"opponent_model": "fitted", "opponent_weights": "learned"}, "exclude each other"),
+    ],
+)
+def test_bad_model_options_are_refused(options: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        make("ismcts", **options)
+
+
+@pytest.mark.parametrize("option", ["playout_model", "opponent_model"])
+def test_the_python_search_plays_the_model_too(option: str) -> None:
+    """Without the kernel the pure-Python search (P23) follows the same model:
+    its moves are legal and its statistics differ from the heaviest tile's."""
+    for i, view in enumerate(_views(Rules(players=2), 3, seed=4)):
+        plain = make("ismcts", engine="python", iterations=300, seed=i)
+        modelled = make("ismcts", engine="python", iterations=300, seed=i, **{option: "fitted"})
+        assert modelled.choose(view) in view.legal_moves()
+        assert modelled.advise(view).values != plain.advise(view).values

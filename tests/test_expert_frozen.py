@@ -1,13 +1,14 @@
-"""The frozen expert ``expert-5f2ff52`` plays as the ``expert`` level did at commit 5f2ff52.
+"""The frozen experts play as the ``expert`` level did at their commits.
 
-It is a rung of the ladder and the arena's yardstick for a stronger expert
-(issue 16, docs/DECISIONS.md P36), so its moves must not drift when the
-expert's defaults change. tests/data/expert-5f2ff52.json holds 60 positions
-and the move the ``expert`` level chose in each at commit 5f2ff52; it was
-written by tests/data/make_expert_5f2ff52.py run on a checkout of that
-commit with the compiled kernel built (the script's docstring has the
-commands), and is never regenerated. Each position is replayed here and
-``make("expert-5f2ff52", seed=...)`` must choose the same move, after the
+``expert-5f2ff52`` (issue 16, docs/DECISIONS.md P36) and ``expert-562b7ae``
+(issue 28, P67) are rungs of the ladder and the arena's yardsticks for a
+stronger expert, so their moves must not drift when the expert's defaults
+change. tests/data/expert-<commit>.json holds 60 positions and the move the
+``expert`` level chose in each at that commit; each was written by
+tests/data/make_expert_<commit>.py run on a checkout of that commit with the
+compiled kernel built (the scripts' docstrings have the commands), and is
+never regenerated. Each position is replayed here and
+``make("expert-<commit>", seed=...)`` must choose the same move, after the
 same number of iterations and with the same value for every root move.
 
 The moves are the compiled kernel's, so without the kernel the replay is
@@ -30,17 +31,24 @@ from passing_game.bots.ismcts import IsmctsBot
 from passing_game.bots.sampling import Sampler
 from passing_game.moves import parse_move
 
+#: The frozen experts and the commits whose ``expert`` level they are.
+FROZEN_EXPERTS = {"expert-5f2ff52": "5f2ff52", "expert-562b7ae": "562b7ae"}
 NAME = "expert-5f2ff52"
-GOLDEN = Path(__file__).parent / "data" / "expert-5f2ff52.json"
-DATA: dict[str, Any] = json.loads(GOLDEN.read_text())
-POSITIONS: list[dict[str, Any]] = DATA["positions"]
+DATA: dict[str, dict[str, Any]] = {
+    name: json.loads((Path(__file__).parent / "data" / f"{name}.json").read_text())
+    for name in FROZEN_EXPERTS
+}
+CASES: list[tuple[str, dict[str, Any]]] = [
+    (name, position) for name in FROZEN_EXPERTS for position in DATA[name]["positions"]
+]
 
 
-def label(position: dict[str, Any]) -> str:
-    """A test id: players, partnerships, the bot's seed."""
+def label(case: tuple[str, dict[str, Any]]) -> str:
+    """A test id: the frozen bot's commit, players, partnerships, the bot's seed."""
+    name, position = case
     rules = position["rules"]
     team = "p" if rules["partnerships"] else ""
-    return f"{rules['players']}{team}-{position['bot_seed']:02d}"
+    return f"{FROZEN_EXPERTS[name]}-{rules['players']}{team}-{position['bot_seed']:02d}"
 
 
 def replay(position: dict[str, Any]) -> Round:
@@ -63,20 +71,37 @@ def needs_kernel() -> None:
         pytest.skip("compiled kernel not built: the golden moves are the kernel's")
 
 
-def test_golden_file_is_from_5f2ff52() -> None:
-    assert DATA["commit"].startswith("5f2ff52")
-    assert len(POSITIONS) == 60
-    for position in POSITIONS:
+@pytest.mark.parametrize("name", FROZEN_EXPERTS)
+def test_golden_file_is_from_its_commit(name: str) -> None:
+    data = DATA[name]
+    assert data["commit"].startswith(FROZEN_EXPERTS[name])
+    assert len(data["positions"]) == 60
+    for position in data["positions"]:
         assert str(parse_move(position["chosen"])) == position["chosen"]
+    # the same positions for both: only the choices differ
+    assert [p["deal"] for p in data["positions"]] == [
+        p["deal"] for p in DATA[NAME]["positions"]
+    ]
+
+
+def test_the_two_frozen_experts_are_two_bots() -> None:
+    differ = sum(
+        a["chosen"] != b["chosen"] or a["values"] != b["values"]
+        for a, b in zip(
+            DATA["expert-5f2ff52"]["positions"], DATA["expert-562b7ae"]["positions"], strict=True
+        )
+    )
+    assert differ > 30
 
 
 @pytest.mark.usefixtures("needs_kernel")
-@pytest.mark.parametrize("position", POSITIONS, ids=label)
-def test_frozen_expert_chooses_the_moves_of_5f2ff52(position: dict[str, Any]) -> None:
+@pytest.mark.parametrize("case", CASES, ids=label)
+def test_frozen_expert_chooses_the_moves_of_its_commit(case: tuple[str, dict[str, Any]]) -> None:
+    name, position = case
     rnd = replay(position)
     seat = rnd.to_move
     assert seat is not None
-    bot: Any = make(NAME, seed=position["bot_seed"])
+    bot: Any = make(name, seed=position["bot_seed"])
     chosen = bot.choose(rnd.view(seat))
     assert str(chosen) == position["chosen"]
     # What the search thought too: a smaller budget or another sampler
@@ -87,12 +112,14 @@ def test_frozen_expert_chooses_the_moves_of_5f2ff52(position: dict[str, Any]) ->
     assert values == pytest.approx(position["values"], rel=1e-9, abs=1e-9)
 
 
-def test_every_option_of_its_bot_is_pinned() -> None:
-    """A new option of ``IsmctsBot`` (or of its sampler) must be pinned at the value of 5f2ff52.
+@pytest.mark.parametrize("name", FROZEN_EXPERTS)
+def test_every_option_of_its_bot_is_pinned(name: str) -> None:
+    """A new option of ``IsmctsBot`` (or of its sampler) must be pinned at the value
+    that plays as the frozen commit did.
 
     Its default might be changed later; pinned, it cannot move the yardstick.
     """
-    bot_name, pinned = FROZEN[NAME]
+    bot_name, pinned = FROZEN[name]
     assert BOTS[bot_name] is IsmctsBot
     options = set(inspect.signature(IsmctsBot.__init__).parameters) - {"self", "seed"}
     assert options - set(pinned) == set(), "pin these options in bots.FROZEN"
@@ -101,32 +128,36 @@ def test_every_option_of_its_bot_is_pinned() -> None:
     assert pinned["engine"] == "c" and pinned["seconds"] is None
 
 
-def test_reachable_by_name_but_not_offered_to_people() -> None:
-    assert NAME in names()
-    assert NAME not in fair_names()
-    assert not is_cheating(NAME)
-    assert make(NAME, seed=4).name == "ismcts"
+@pytest.mark.parametrize("name", FROZEN_EXPERTS)
+def test_reachable_by_name_but_not_offered_to_people(name: str) -> None:
+    assert name in names()
+    assert name not in fair_names()
+    assert not is_cheating(name)
+    assert make(name, seed=4).name == "ismcts"
 
 
-def test_refuses_every_option_but_seed() -> None:
+@pytest.mark.parametrize("name", FROZEN_EXPERTS)
+def test_refuses_every_option_but_seed(name: str) -> None:
     with pytest.raises(ValueError, match="frozen"):
-        make(NAME, iterations=100)
+        make(name, iterations=100)
     with pytest.raises(ValueError, match="frozen"):
-        make(NAME, seed=1, trust=0.5)
+        make(name, seed=1, trust=0.5)
 
 
-def test_not_a_level_in_the_web_or_terminal_choices() -> None:
+@pytest.mark.parametrize("name", FROZEN_EXPERTS)
+def test_not_a_level_in_the_web_or_terminal_choices(name: str) -> None:
     from passing_game.terminal.game import fair_bot_names
     from passing_game.web.table.botplay import bot_choices, level_choices
 
-    assert NAME not in level_choices()
-    assert NAME not in bot_choices()
-    assert NAME not in fair_bot_names()
+    assert name not in level_choices()
+    assert name not in bot_choices()
+    assert name not in fair_bot_names()
 
 
-def test_the_arena_accepts_it_by_name_only() -> None:
+@pytest.mark.parametrize("name", FROZEN_EXPERTS)
+def test_the_arena_accepts_it_by_name_only(name: str) -> None:
     from passing_game.arena.runner import ArenaError, bot_specs
 
-    assert [spec.name for spec in bot_specs([NAME, "expert"])] == [NAME, "expert"]
+    assert [spec.name for spec in bot_specs([name, "expert"])] == [name, "expert"]
     with pytest.raises(ArenaError, match="frozen"):
-        bot_specs([f"{NAME}:iterations=50", "greedy"])
+        bot_specs([f"{name}:iterations=50", "greedy"])

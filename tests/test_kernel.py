@@ -11,7 +11,9 @@ Python search model.
 from __future__ import annotations
 
 import itertools
+import math
 import os
+import random
 
 import pytest
 
@@ -120,8 +122,6 @@ SEARCH_VARIANTS = [
 
 def _positions(count: int, seed: int) -> list[Round]:
     """Rounds a few random moves in, over every search variant, not yet over."""
-    import random
-
     rng = random.Random(seed)
     out: list[Round] = []
     while len(out) < count:
@@ -220,8 +220,6 @@ def test_flat_search_matches_python_depth_one_search() -> None:
 
 def test_sampled_worlds_keep_the_hard_facts() -> None:
     """R9: every guess keeps my hand, every hand size and the boneyard size; nothing else."""
-    import random
-
     from passing_game.bots.fast import round_worlds, view_worlds
     from passing_game.bots.sampling import Sampler
 
@@ -314,15 +312,79 @@ def test_search_entry_points_refuse_bad_input() -> None:
         with pytest.raises(ValueError):
             ext.search_flat(*worlds, moves, 1, 1, 0.0, True, 1)
         with pytest.raises(ValueError):
-            ext.search_ismcts(*worlds, 10, 0.0, 0.7, 0.1, 1.0, True, 1, 1000, None, None)
+            ext.search_ismcts(
+                *worlds, 10, 0.0, 0.7, 0.1, 1.0, True, 1, 1000, None, None, None, None
+            )
     with pytest.raises(ValueError):  # a move that is not legal
         ext.search_flat(*good, [0, 1, 2, 3] * 20, 1, 1, 0.0, True, 1)
     with pytest.raises(ValueError):  # the searcher is not to move
         ext.search_ismcts(
-            *good[:10], (seat + 1) % rnd.rules.players, 10, 0, 0.7, 0, 1, 1, 1, 100, None, None
+            *good[:10],
+            (seat + 1) % rnd.rules.players,
+            *(10, 0, 0.7, 0, 1, 1, 1, 100, None, None, None, None),
         )
     with pytest.raises(ValueError):  # decreasing weights
         pool = (good[0] * 2, good[1] * 2, [2.0, 1.0], kernel.WORLD_POOL, *good[4:])
         ext.sample_worlds(*pool, 1, 1)
     with pytest.raises(ValueError):
-        ext.search_ismcts(*good, 0, 0.0, 0.7, 0.1, 1.0, True, 1, 1000, None, None)
+        ext.search_ismcts(*good, 0, 0.0, 0.7, 0.1, 1.0, True, 1, 1000, None, None, None, None)
+    with pytest.raises(ValueError):  # a model of play with too few coefficients
+        ext.search_ismcts(*good, 10, 0.0, 0.7, 0.1, 1.0, True, 1, 1000, None, None, (1.0,), None)
+    with pytest.raises(TypeError):  # a model of play that is not numbers
+        ext.search_ismcts(*good, 10, 0.0, 0.7, 0.1, 1.0, True, 1, 1000, None, None, None, 3)
+
+
+def test_the_model_of_play_scores_moves_as_python_does() -> None:
+    """The kernel's model of play (the tree's opponents, the playouts with
+    ``playout_model``) scores every legal move as ``bots.policy.model_scores``
+    does, in every format and on a smaller set (P64)."""
+    from passing_game.bots.playmodel import FITTED
+    from passing_game.bots.policy import model_scores
+    from passing_game.state import State
+
+    ext = kernel._need()
+    checked = 0
+    for rules in (
+        Rules(players=2),
+        Rules(players=3),
+        Rules(players=4, partnerships=True),
+        Rules(max_pip=3, hand_size=4),
+    ):
+        coefficients = FITTED[(4, True)] if rules.partnerships else FITTED[(2, False)]
+        for seed in range(12):
+            rnd = Round.new(rules, seed=seed)
+            rng = random.Random(seed)
+            while not rnd.is_over:
+                ours = ext.model_scores(*kernel.position(rnd), coefficients)
+                theirs = model_scores(State.from_round(rnd), coefficients)
+                assert [c for c, _ in ours] == [c for c, _ in theirs]
+                assert [s for _, s in ours] == pytest.approx([s for _, s in theirs], abs=1e-12)
+                checked += 1
+                rnd.play(rng.choice(rnd.legal_moves()))
+    assert checked > 500
+    with pytest.raises(ValueError):
+        ext.model_scores(*kernel.position(Round.new(Rules(), seed=1)), None)
+
+
+def test_the_model_of_play_passes_and_draws_with_a_fitting_tile_sometimes() -> None:
+    """R4.4, R4.5: unlike the heaviest-tile policy, the model of play passes or
+    draws while a tile fits, as the expert it was fitted to does, and its
+    moves follow its softmax."""
+    from passing_game.bots.playmodel import FITTED
+    from passing_game.bots.policy import model_move, model_scores
+    from passing_game.state import State
+
+    rnd = Round.new(Rules(players=2), seed=3)
+    rnd.play(rnd.legal_moves()[0])
+    state = State.from_round(rnd)
+    scores = dict(model_scores(state, FITTED[(2, False)]))
+    assert set(scores) == {move_to_code(m) for m in rnd.legal_moves()}
+    rng = random.Random(1)
+    counts: dict[int, int] = {}
+    for _ in range(4000):
+        code = model_move(state, rng, FITTED[(2, False)])
+        counts[code] = counts.get(code, 0) + 1
+    top = max(scores.values())
+    total = sum(math.exp(s - top) for s in scores.values())
+    for code, score in scores.items():
+        assert counts.get(code, 0) / 4000 == pytest.approx(math.exp(score - top) / total, abs=0.03)

@@ -39,6 +39,10 @@ static uint32_t eps_threshold(double eps) {
 
 static inline int popcount(uint32_t m) { return __builtin_popcount(m); }
 
+static inline int side_of(const RState *s, int seat) {
+    return (s->flags & F_PARTNERSHIPS) ? seat % 2 : seat;
+}
+
 /* Whether seat p's side holds strictly the lowest count now. */
 static int lowest(const RState *s, int p) {
     int pips[4];
@@ -62,10 +66,21 @@ static int lowest(const RState *s, int p) {
  * ``w`` of the features below (bots.policy.learned_play), else the heaviest
  * tile. Passing and drawing follow the same rule either way. */
 #define NFEAT 5
+/* The model of play's features (bots.playmodel.FEATURES), in its order. */
+enum {
+    M_PIP, M_DBL, M_HEAVIEST, M_FOLLOW, M_OPEN, M_VARIETY,
+    M_PASS, M_PASS_FITS, M_PASS_FITTING, M_PASS_SIZE, M_PASS_LEAD,
+    M_DRAW, M_DRAW_FITS, M_DRAW_FITTING, M_DRAW_SIZE, M_DRAW_LEAD,
+    M_PASS_CLOSES, M_PASS_CLOSES_FITS, M_PASS_MARGIN, M_PASS_CLOSES_MARGIN, M_DRAW_MARGIN,
+    NMODEL
+};
+#define MARGIN_SCALE 20.0
 typedef struct {
     uint32_t threshold;
     int learned;
     double w[NFEAT];
+    int fitted;        /* moves drawn from the model of play (model_move) */
+    double beta[NMODEL];
 } Pol;
 
 /* The features of laying tile t so that the open ends become nl and nr
@@ -111,7 +126,87 @@ static int learned_play(const RState *s, uint32_t ml, uint32_t mr, const double 
     return best;
 }
 
+/* The model of play's score of each legal move of the mover (bots.playmodel:
+ * a conditional logit, each move scored by the coefficients ``b`` on its
+ * features) for its hand in this world, where what it cannot see is the
+ * other hands and the boneyard. As bots.policy.model_scores, move for move.
+ * Fills ``codes`` and ``score``; returns how many moves. */
+static int model_scores(const RState *s, const double *b, int *codes, double *score) {
+    int p = s->to_move, n = rules_legal(s, codes);
+    uint32_t hand = s->hand[p], unseen = 0;
+    int partner = 0, rivals = 0;
+    for (int i = 0; i < s->players; i++) {
+        if (i == p) continue;
+        unseen |= s->hand[i];
+        if (side_of(s, i) == side_of(s, p))
+            partner += popcount(s->hand[i]);
+        else
+            rivals += popcount(s->hand[i]);
+    }
+    for (int i = s->bpos; i < s->nbone; i++) unseen |= 1u << s->bone[i];
+    int count = popcount(unseen);
+    double mean = count ? (double)mask_pips(unseen) / count : 0.0;
+    double ahead = (mask_pips(hand) + (partner - rivals) * mean) / MARGIN_SCALE;
+    uint32_t ml, mr;
+    rules_fits(s, hand, &ml, &mr);
+    uint32_t fitting = ml | mr;
+    int heaviest = -1, nfit = popcount(fitting);
+    for (uint32_t m = fitting; m; m &= m - 1)
+        if (PIPS[__builtin_ctz(m)] > heaviest) heaviest = PIPS[__builtin_ctz(m)];
+    double fits = nfit ? 1.0 : 0.0, many = nfit / 7.0, size = popcount(hand) / 7.0;
+    double lead = s->left < 0 ? 1.0 : 0.0, closes = s->passes >= s->players - 1 ? 1.0 : 0.0;
+    for (int k = 0; k < n; k++) {
+        int code = codes[k];
+        if (code == PASS_CODE) {
+            score[k] = b[M_PASS] + b[M_PASS_FITS] * fits + b[M_PASS_FITTING] * many +
+                       b[M_PASS_SIZE] * size + b[M_PASS_LEAD] * lead + b[M_PASS_CLOSES] * closes +
+                       b[M_PASS_CLOSES_FITS] * closes * fits + b[M_PASS_MARGIN] * ahead +
+                       b[M_PASS_CLOSES_MARGIN] * closes * ahead;
+        } else if (code == DRAW_CODE) {
+            score[k] = b[M_DRAW] + b[M_DRAW_FITS] * fits + b[M_DRAW_FITTING] * many +
+                       b[M_DRAW_SIZE] * size + b[M_DRAW_LEAD] * lead + b[M_DRAW_MARGIN] * ahead;
+        } else {
+            int t = code >> 1, nl, nr;
+            if (s->left < 0) {
+                nl = LOW[t];
+                nr = HIGH[t];
+            } else if ((code & 1) == 0) {
+                nl = PIPS[t] - s->left;
+                nr = s->right;
+            } else {
+                nl = s->left;
+                nr = PIPS[t] - s->right;
+            }
+            uint32_t rest = hand & ~(1u << t), ends = SUIT[nl] | SUIT[nr];
+            int variety = 0;
+            for (int a = 0; a <= 6; a++) variety += (rest & SUIT[a]) != 0;
+            score[k] = b[M_PIP] * PIPS[t] / 12.0 + b[M_DBL] * (LOW[t] == HIGH[t]) +
+                       b[M_HEAVIEST] * (PIPS[t] == heaviest) +
+                       b[M_FOLLOW] * popcount(rest & ends) / 7.0 +
+                       b[M_OPEN] * popcount(unseen & ends) / 7.0 + b[M_VARIETY] * variety / 7.0;
+        }
+    }
+    return n;
+}
+
+/* A move drawn from the model of play (the softmax of model_scores). */
+static int model_move(const RState *s, Rng *r, const Pol *pol) {
+    int codes[MAX_MOVES];
+    double score[MAX_MOVES], top = -1e300, total = 0;
+    int n = model_scores(s, pol->beta, codes, score);
+    for (int k = 0; k < n; k++)
+        if (score[k] > top) top = score[k];
+    for (int k = 0; k < n; k++) total += score[k] = exp(score[k] - top);
+    double u = (double)(rng_next(r) >> 11) * (1.0 / 9007199254740992.0) * total;
+    for (int k = 0; k < n - 1; k++) {
+        if (u < score[k]) return codes[k];
+        u -= score[k];
+    }
+    return codes[n - 1];
+}
+
 static int policy(RState *s, Rng *r, const Pol *pol) {
+    if (pol->fitted) return model_move(s, r, pol);
     int p = s->to_move;
     uint32_t threshold = pol->threshold;
     uint32_t ml, mr;
@@ -172,9 +267,6 @@ static int utilities(const RState *s, int relative, double *out) {
     return sc.sides;
 }
 
-static inline int side_of(const RState *s, int seat) {
-    return (s->flags & F_PARTNERSHIPS) ? seat % 2 : seat;
-}
 
 static inline void run_policy(RState *s, Rng *r, const Pol *pol) {
     while (s->reason == GOING) rules_apply(s, policy(s, r, pol));
@@ -513,6 +605,29 @@ static int read_weights(PyObject *obj, Pol *pol) {
     return 0;
 }
 
+/* The model of play's coefficients from Python: None (the policy), else
+ * NMODEL numbers (bots.playmodel.FITTED's). */
+static int read_model(PyObject *obj, Pol *pol) {
+    if (obj == Py_None) return 0;
+    PyObject *seq = PySequence_Fast(obj, "the model must be None or a sequence of numbers");
+    if (!seq) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != NMODEL) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "the model must hold %d numbers", NMODEL);
+        return -1;
+    }
+    for (int i = 0; i < NMODEL; i++) {
+        pol->beta[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
+        if (PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    }
+    Py_DECREF(seq);
+    pol->fitted = 1;
+    return 0;
+}
+
 PyDoc_STRVAR(duel_doc,
 "duel(players, hand_size, flags, weights_a, weights_b, eps, deals, seed) -> points\n\n"
 "Two playout policies (weights: None for the heaviest tile) on ``deals``\n"
@@ -537,7 +652,7 @@ static PyObject *duel(PyObject *Py_UNUSED(self), PyObject *args) {
                         "the locked tiles, deals >= 0, eps in [0, 1]");
         return NULL;
     }
-    Pol pol[2] = {{eps_threshold(eps), 0, {0}}, {eps_threshold(eps), 0, {0}}};
+    Pol pol[2] = {{eps_threshold(eps), 0, {0}, 0, {0}}, {eps_threshold(eps), 0, {0}, 0, {0}}};
     if (read_weights(wa, &pol[0]) < 0 || read_weights(wb, &pol[1]) < 0) return NULL;
     Rng r = {seed};
     long long total = 0;
@@ -650,7 +765,7 @@ static PyObject *playout(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ss
     double eps = PyFloat_AsDouble(args[9]);
     unsigned long long seed = PyLong_AsUnsignedLongLongMask(args[10]);
     if (PyErr_Occurred()) return NULL;
-    Pol pol = {eps_threshold(eps), 0, {0}};
+    Pol pol = {eps_threshold(eps), 0, {0}, 0, {0}};
     if (read_weights(args[11], &pol) < 0) return NULL;
     Rng r = {seed};
     long actions = 0;
@@ -661,6 +776,42 @@ static PyObject *playout(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ss
     PyObject *pips = pips_tuple(&s);
     if (!pips) return NULL;
     return Py_BuildValue("(iNl)", s.reason, pips, actions);
+}
+
+PyDoc_STRVAR(model_scores_doc,
+"model_scores(hands, bone, bpos, left, right, to_move, passes, players, flags,\n"
+"coefficients) -> [(code, score)]\n\n"
+"The model of play's score of each legal move of the seat to move (the tree's\n"
+"opponents draw their moves from its softmax; bots.policy.model_scores is the\n"
+"same). For the differential test.");
+
+static PyObject *py_model_scores(PyObject *Py_UNUSED(self), PyObject *const *args,
+                                 Py_ssize_t nargs) {
+    if (nargs != 10) {
+        PyErr_SetString(PyExc_TypeError, "model_scores takes 10 arguments");
+        return NULL;
+    }
+    RState s;
+    if (read_state(args, &s) < 0) return NULL;
+    Pol pol = {0, 0, {0}, 0, {0}};
+    if (read_model(args[9], &pol) < 0) return NULL;
+    if (!pol.fitted) {
+        PyErr_SetString(PyExc_ValueError, "model_scores needs the model's coefficients");
+        return NULL;
+    }
+    int codes[MAX_MOVES];
+    double score[MAX_MOVES];
+    int n = model_scores(&s, pol.beta, codes, score);
+    PyObject *out = PyList_New(n);
+    for (int k = 0; out && k < n; k++) {
+        PyObject *item = Py_BuildValue("(id)", codes[k], score[k]);
+        if (!item) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SET_ITEM(out, k, item);
+    }
+    return out;
 }
 
 PyDoc_STRVAR(trace_doc,
@@ -932,7 +1083,7 @@ static PyObject *search_flat(PyObject *Py_UNUSED(self), PyObject *const *args, P
     double totals[MAX_MOVES] = {0};
     Rng r = {seed};
     int side = side_of(&w.base, w.seat);
-    Pol pol = {eps_threshold(eps), 0, {0}};
+    Pol pol = {eps_threshold(eps), 0, {0}, 0, {0}};
     Py_BEGIN_ALLOW_THREADS
     flat_search(&w, moves, n, (int)worlds, (int)playouts, side, relative, &pol, &r, totals);
     Py_END_ALLOW_THREADS
@@ -956,8 +1107,8 @@ PyDoc_STRVAR(search_ismcts_doc,
 
 static PyObject *search_ismcts(PyObject *Py_UNUSED(self), PyObject *const *args,
                                Py_ssize_t nargs) {
-    if (nargs != 21) {
-        PyErr_SetString(PyExc_TypeError, "search_ismcts takes 21 arguments");
+    if (nargs != 23) {
+        PyErr_SetString(PyExc_TypeError, "search_ismcts takes 23 arguments");
         return NULL;
     }
     Worlds w;
@@ -993,8 +1144,9 @@ static PyObject *search_ismcts(PyObject *Py_UNUSED(self), PyObject *const *args,
     }
     tree_add(&t, -1, -1, -1);
     Rng r = {seed};
-    Pol pol = {eps_threshold(eps), 0, {0}}, opp = {eps_threshold(eps), 0, {0}};
+    Pol pol = {eps_threshold(eps), 0, {0}, 0, {0}}, opp = {eps_threshold(eps), 0, {0}, 0, {0}};
     if (read_weights(args[19], &pol) < 0 || read_weights(args[20], &opp) < 0) goto done;
+    if (read_model(args[21], &opp) < 0 || read_model(args[22], &pol) < 0) goto done;
     long done_iterations;
     Py_BEGIN_ALLOW_THREADS
     done_iterations = ismcts(&w, &t, iterations, seconds, exploration, &pol, &opp, relative,
@@ -1024,6 +1176,8 @@ static PyMethodDef methods[] = {
     {"duel", duel, METH_VARARGS, duel_doc},
     {"playout", (PyCFunction)(void (*)(void))playout, METH_FASTCALL, playout_doc},
     {"trace", (PyCFunction)(void (*)(void))trace, METH_FASTCALL, trace_doc},
+    {"model_scores", (PyCFunction)(void (*)(void))py_model_scores, METH_FASTCALL,
+     model_scores_doc},
     {"sample_worlds", (PyCFunction)(void (*)(void))sample_worlds, METH_FASTCALL,
      sample_worlds_doc},
     {"search_flat", (PyCFunction)(void (*)(void))search_flat, METH_FASTCALL, search_flat_doc},

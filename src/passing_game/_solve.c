@@ -729,6 +729,109 @@ static PyObject *Tree_infoset(Tree *t, PyObject *arg) {
                          (int)t->deal_leader[d], dr, (Py_ssize_t)nd);
 }
 
+/* action_values(pol0, pol1) -> (q, w, m, low): each action's counterfactual
+ * value and each set's weight, count margin and chance of being lowest, with every seat playing its policy
+ * (issue 28, item 7: what a deviation costs). A decision h of set I weighs
+ * cf(h): chance times the other seat's reach (the mover's own reach is left
+ * out, so every set is valued, reached or not). q[a] sums cf(h) * Q(h, a),
+ * Q being seat 0's value after action a with both seats playing on by their
+ * policies; w[I] sums cf(h); m[I] sums cf(h) * (the other seat's pips less
+ * the mover's at h) and low[I] cf(h) where the mover's count is strictly the
+ * lower. So q[a] / w[I] is a's value given what the mover knows at I, and
+ * m[I] / w[I], low[I] / w[I] its expected margin and its chance of holding
+ * the lower count there (a pass back would end the round in its favour, D3). */
+typedef struct {
+    const Tree *t;
+    const double *pol[2];
+    double *q, *w, *m, *low;
+} AV;
+
+static double av_walk(AV *v, int64_t at, const RState *s, double chance, double r0, double r1) {
+    const Tree *t = v->t;
+    Node nd = t->nodes[at];
+    if (nd.info == TERMINAL) return nd.first;
+    if (nd.info <= CHANCE_BASE) {
+        int n = CHANCE_BASE - nd.info;
+        double total = 0;
+        for (int j = 0; j < n; j++) {
+            RState c = *s;
+            uint8_t tile = c.bone[c.bpos + j];
+            c.bone[c.bpos + j] = c.bone[c.bpos];
+            c.bone[c.bpos] = tile;
+            rules_apply(&c, DRAW_CODE);
+            total += av_walk(v, nd.first + j, &c, chance / n, r0, r1);
+        }
+        return total / n;
+    }
+    int32_t i = nd.info;
+    int n = t->inact[i], p = t->iplayer[i];
+    const double *pr = v->pol[p] + t->iact[i];
+    double cf = chance * (p ? r0 : r1), value = 0;
+    v->w[i] += cf;
+    int margin = mask_pips(s->hand[1 - p]) - mask_pips(s->hand[p]);
+    v->m[i] += cf * margin;
+    if (margin > 0) v->low[i] += cf;
+    for (int a = 0; a < n; a++) {
+        int code = t->codes[t->iact[i] + a];
+        double n0 = p ? r0 : r0 * pr[a], n1 = p ? r1 * pr[a] : r1, q;
+        if (code == DRAW_CODE) { /* the chance node below applies the draw */
+            q = av_walk(v, nd.first + a, s, chance, n0, n1);
+        } else {
+            RState c = *s;
+            rules_apply(&c, code);
+            q = av_walk(v, nd.first + a, &c, chance, n0, n1);
+        }
+        v->q[t->iact[i] + a] += cf * q;
+        value += pr[a] * q;
+    }
+    return value;
+}
+
+static PyObject *Tree_action_values(Tree *t, PyObject *args) {
+    PyObject *o0, *o1;
+    if (!PyArg_ParseTuple(args, "OO", &o0, &o1)) return NULL;
+    Py_buffer v0, v1;
+    if (policy_buffer(t, o0, &v0) < 0) return NULL;
+    if (policy_buffer(t, o1, &v1) < 0) {
+        PyBuffer_Release(&v0);
+        return NULL;
+    }
+    PyObject *q = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(t->nact * (int64_t)sizeof(double)));
+    PyObject *w = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)t->ninfo * (Py_ssize_t)sizeof(double));
+    PyObject *m = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)t->ninfo * (Py_ssize_t)sizeof(double));
+    PyObject *low = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)t->ninfo * (Py_ssize_t)sizeof(double));
+    PyObject *out = NULL;
+    if (q && w && m && low) {
+        AV v = {t, {v0.buf, v1.buf}, (double *)PyBytes_AS_STRING(q), (double *)PyBytes_AS_STRING(w),
+                (double *)PyBytes_AS_STRING(m), (double *)PyBytes_AS_STRING(low)};
+        memset(v.q, 0, (size_t)t->nact * sizeof(double));
+        memset(v.w, 0, (size_t)t->ninfo * sizeof(double));
+        memset(v.m, 0, (size_t)t->ninfo * sizeof(double));
+        memset(v.low, 0, (size_t)t->ninfo * sizeof(double));
+        Py_BEGIN_ALLOW_THREADS;
+        uint32_t all = 0;
+        for (int k = 0; k < t->ntiles; k++) all |= 1u << t->set[k];
+        for (int32_t d = 0; d < t->ndeals; d++) {
+            RState s;
+            memset(&s, 0, sizeof(s));
+            s.players = 2, s.flags = t->flags, s.left = s.right = -1;
+            s.hand[0] = t->deal_hands[2 * d], s.hand[1] = t->deal_hands[2 * d + 1];
+            s.to_move = t->deal_leader[d];
+            for (uint32_t rest = all & ~s.hand[0] & ~s.hand[1]; rest; rest &= rest - 1)
+                s.bone[s.nbone++] = (uint8_t)__builtin_ctz(rest);
+            av_walk(&v, t->roots[d], &s, 1.0 / t->ndeals, 1.0, 1.0);
+        }
+        Py_END_ALLOW_THREADS;
+        out = Py_BuildValue("(OOOO)", q, w, m, low);
+    } else {
+        PyErr_NoMemory();
+    }
+    Py_XDECREF(q), Py_XDECREF(w), Py_XDECREF(m), Py_XDECREF(low);
+    PyBuffer_Release(&v0);
+    PyBuffer_Release(&v1);
+    return out;
+}
+
 /* offsets() -> bytes of int64: each set's first action's index, then the total. */
 static PyObject *Tree_offsets(Tree *t, PyObject *Py_UNUSED(unused)) {
     PyObject *out = PyBytes_FromStringAndSize(NULL, ((Py_ssize_t)t->ninfo + 1) * 8);
@@ -778,6 +881,8 @@ static PyMethodDef Tree_methods[] = {
     {"offsets", (PyCFunction)Tree_offsets, METH_NOARGS, "each set's first action index, then the total (int64)"},
     {"find", (PyCFunction)Tree_find, METH_O, "find(key) -> the set's index, or -1"},
     {"stats", (PyCFunction)Tree_stats, METH_NOARGS, "sizes of the tree"},
+    {"action_values", (PyCFunction)Tree_action_values, METH_VARARGS,
+     "action_values(policy0, policy1) -> (q, w, m, low): counterfactual action values; each set's weight, margin, lowest"},
     {NULL, NULL, 0, NULL},
 };
 

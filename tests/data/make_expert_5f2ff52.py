@@ -69,8 +69,18 @@ def position(rules: Rules, seed: int, rng: random.Random) -> tuple[Round, list[s
     return None
 
 
-def generate() -> dict[str, Any]:
-    """The golden positions and the expert's choice in each."""
+ABOUT = (
+    "The expert level's moves at commit 5f2ff52 (kernel built): each position is "
+    "Round.from_deal(rules, deal) then the moves; chosen is "
+    "make('expert', seed=bot_seed).choose(view of the seat to move); samples and "
+    "values are its advise(view): iterations run and each root move's mean points. "
+    "Written by tests/data/make_expert_5f2ff52.py; checked by "
+    "tests/test_expert_frozen.py."
+)
+
+
+def generate(about: str = ABOUT) -> dict[str, Any]:
+    """The golden positions and the expert's choice in each (``about`` says whose)."""
     if not kernel_built():
         sys.exit("the golden moves are the compiled kernel's: build it first")
     commit = subprocess.run(
@@ -113,14 +123,7 @@ def generate() -> dict[str, Any]:
             )
             made += 1
     return {
-        "about": (
-            "The expert level's moves at commit 5f2ff52 (kernel built): each position is "
-            "Round.from_deal(rules, deal) then the moves; chosen is "
-            "make('expert', seed=bot_seed).choose(view of the seat to move); samples and "
-            "values are its advise(view): iterations run and each root move's mean points. "
-            "Written by tests/data/make_expert_5f2ff52.py; checked by "
-            "tests/test_expert_frozen.py."
-        ),
+        "about": about,
         "commit": commit,
         "positions": out,
     }

@@ -27,7 +27,7 @@ from typing import Any, Literal
 
 from passing_game.arena import outside
 from passing_game.arena.schedule import Orders, derive_seed, seatings
-from passing_game.bots import Bot, make
+from passing_game.bots import Bot, make, parse_spec
 from passing_game.errors import IllegalMove
 from passing_game.match import Match
 from passing_game.moves import Move
@@ -64,39 +64,19 @@ class BotSpec:
         return {"label": self.label, "name": self.name, "options": dict(self.options)}
 
 
-def _option_value(text: str) -> Any:
-    lowered = text.lower()
-    if lowered in ("true", "yes"):
-        return True
-    if lowered in ("false", "no"):
-        return False
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
-
-
 def parse_bot(text: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
-    """A bot name with options, ``NAME`` or ``NAME:KEY=VALUE,KEY=VALUE``.
+    """A bot name with options, ``NAME`` or ``NAME:KEY=VALUE,KEY=VALUE``
+    (``bots.parse_spec``; a bad text is an ``ArenaError``).
 
     >>> parse_bot("ismcts:seconds=0.5,iterations=200")
     ('ismcts', (('seconds', 0.5), ('iterations', 200)))
     >>> parse_bot("greedy")
     ('greedy', ())
     """
-    name, _, rest = text.partition(":")
-    name = name.strip()
-    if not name:
-        raise ArenaError(f"bot {text!r} has no name")
-    options: list[tuple[str, Any]] = []
-    for part in filter(None, (p.strip() for p in rest.split(","))):
-        key, eq, value = part.partition("=")
-        if not eq or not key.strip():
-            raise ArenaError(f"bot option {part!r} in {text!r} is not KEY=VALUE")
-        options.append((key.strip(), _option_value(value.strip())))
-    return name, tuple(options)
+    try:
+        return parse_spec(text)
+    except ValueError as exc:
+        raise ArenaError(str(exc)) from None
 
 
 def bot_specs(texts: Sequence[str], *, timeout: float | None = None) -> list[BotSpec]:

@@ -52,7 +52,12 @@ LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
     "hard": ("pimc", {"worlds": 1000}),
     "expert": (
         "ismcts",
-        {"iterations": DEFAULT_ITERATIONS, "model": "fitted", "opponent_policy": 0.5},
+        {
+            "iterations": DEFAULT_ITERATIONS,
+            "model": "fitted",
+            "opponent_policy": 0.5,
+            "playout_model": "tuned",
+        },
     ),
 }
 
@@ -86,6 +91,32 @@ FROZEN: dict[str, tuple[str, dict[str, Any]]] = {
             "weights": None,
             "model": None,
             "opponent_weights": None,
+            "opponent_model": None,
+            "playout_model": None,
+        },
+    ),
+    # The ``expert`` level of commit 562b7ae (issue 16's, P39): the same search
+    # with the fitted model of play reading the others' moves, opponents in
+    # the tree following the heaviest-tile policy half of the time, and the
+    # heaviest-tile playouts (``playout_model=None``), before issue 28 gave the
+    # playouts the model of play (P67).
+    "expert-562b7ae": (
+        "ismcts",
+        {
+            "iterations": 20000,
+            "seconds": None,
+            "exploration": 0.7,
+            "eps": 0.1,
+            "trust": 0.3,
+            "heavy": 0.15,
+            "opponent_policy": 0.5,
+            "engine": "c",
+            "pool": 400,
+            "weights": None,
+            "model": "fitted",
+            "opponent_weights": None,
+            "opponent_model": None,
+            "playout_model": None,
         },
     ),
 }
@@ -122,6 +153,40 @@ def _spec(name: str) -> tuple[str, str, dict[str, Any]]:
     raise ValueError(f"unknown bot {name!r}; choose from {', '.join(names())}")
 
 
+def _option_value(text: str) -> Any:
+    lowered = text.lower()
+    if lowered in ("true", "yes"):
+        return True
+    if lowered in ("false", "no"):
+        return False
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_spec(text: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    """A bot name with options, ``NAME`` or ``NAME:KEY=VALUE,KEY=VALUE``, as the
+    command lines take them (values: true/yes, false/no, numbers, else text).
+
+    >>> parse_spec("ismcts:seconds=0.5,model=fitted")
+    ('ismcts', (('seconds', 0.5), ('model', 'fitted')))
+    """
+    name, _, rest = text.partition(":")
+    name = name.strip()
+    if not name:
+        raise ValueError(f"bot {text!r} has no name")
+    options: list[tuple[str, Any]] = []
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"bot option {part!r} in {text!r} is not KEY=VALUE")
+        options.append((key.strip(), _option_value(value.strip())))
+    return name, tuple(options)
+
+
 def make(name: str, **options: Any) -> Bot:
     """Build a bot by bot, level or frozen name, e.g. ``make("greedy", seed=3)``.
 
@@ -156,5 +221,6 @@ __all__ = [
     "is_cheating",
     "make",
     "names",
+    "parse_spec",
     "view_key",
 ]

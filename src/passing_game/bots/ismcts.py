@@ -50,11 +50,13 @@ from typing import ClassVar
 from passing_game.bots import kernel
 from passing_game.bots.explain import Advice, SearchBot
 from passing_game.bots.fast import MAX_NODES, seed_from, use_kernel, view_worlds
-from passing_game.bots.policy import check_weights, playout, policy_move
+from passing_game.bots.playmodel import fitted_for
+from passing_game.bots.policy import check_weights, model_move, playout, policy_move
 from passing_game.bots.sampling import Sampler, check_trust, tuned_model
 from passing_game.bots.utility import utilities
 from passing_game.moves import DRAW_CODE, Move, code_to_move
 from passing_game.outcome import GOING
+from passing_game.rules import Rules
 from passing_game.state import State
 from passing_game.views import View
 
@@ -66,6 +68,11 @@ DRAWN = 100
 #: 1 s on the compiled kernel (docs/STRENGTH.md); the pure-Python fallback
 #: gets what fits in 1 s.
 DEFAULT_ITERATIONS = 20000 if kernel.AVAILABLE else 6000
+#: The formats ``(players, partnerships)`` whose playouts follow the model of
+#: play with ``playout_model="tuned"`` (the ``expert`` level): those where the
+#: arena found it stronger than the heaviest tile (docs/STRENGTH.md, "What
+#: the solution teaches the expert"; DECISIONS P67).
+TUNED_PLAYOUTS: frozenset[tuple[int, bool]] = frozenset({(2, False)})
 
 
 class Node:
@@ -93,6 +100,8 @@ def search_tree(
     opponent_policy: float = 0.0,
     weights: tuple[float, ...] | None = None,
     opponent_weights: tuple[float, ...] | None = None,
+    opponent_model: tuple[float, ...] | None = None,
+    playout_model: tuple[float, ...] | None = None,
 ) -> tuple[Node, int]:
     """Run ISMCTS from ``seat``'s point of view; returns the root and the iterations run.
 
@@ -120,7 +129,10 @@ def search_tree(
                 and mover != seat
                 and (opponent_policy >= 1.0 or rng.random() < opponent_policy)
             ):
-                code = policy_move(state, rng, eps, opponent_weights)
+                if opponent_model is not None:
+                    code = model_move(state, rng, opponent_model)
+                else:
+                    code = policy_move(state, rng, eps, opponent_weights)
                 child = children.get(code)
                 if child is None:
                     child = Node(state.side_of(mover))
@@ -173,7 +185,11 @@ def search_tree(
             if expanded:
                 break
         if state.reason == GOING:
-            playout(state, rng, eps, weights)
+            if playout_model is not None:
+                while state.reason == GOING:
+                    state.apply(model_move(state, rng, playout_model))
+            else:
+                playout(state, rng, eps, weights)
         values = utilities(state, relative)
         for n in path:
             n.visits += 1
@@ -197,7 +213,15 @@ class IsmctsBot(SearchBot):
     replaces ``trust`` and ``heavy`` by ``sampling.TUNED``'s for the
     round's format, where it has one; ``model="fitted"`` reads the other
     seats' moves with ``playmodel.FITTED``'s model of play where the format
-    has a fit, else as ``"tuned"``.
+    has a fit, else as ``"tuned"``. ``playout_model="fitted"`` plays the
+    playouts, every seat's moves, by that model of play instead of the
+    heaviest-tile policy (each move drawn from its softmax for the hand the
+    seat holds in the guess: it passes and draws as the expert does, R4.4,
+    R4.5) where the format has a fit; ``"tuned"`` only in the formats of
+    ``TUNED_PLAYOUTS`` (where the arena found it stronger).
+    ``opponent_model="fitted"`` draws the opponents' moves in the tree that
+    follow a policy from the model too. Elsewhere the heaviest-tile policy
+    plays; each excludes the learned policy's weights for the same moves.
     """
 
     name: ClassVar[str] = "ismcts"
@@ -217,6 +241,8 @@ class IsmctsBot(SearchBot):
         weights: tuple[float, ...] | list[float] | str | None = None,
         model: str | None = None,
         opponent_weights: tuple[float, ...] | list[float] | str | None = None,
+        opponent_model: str | None = None,
+        playout_model: str | None = None,
     ) -> None:
         super().__init__(seed)
         if model not in (None, "tuned", "fitted"):
@@ -224,6 +250,17 @@ class IsmctsBot(SearchBot):
         self.model = model
         self.weights = check_weights(weights)
         self.opponent_weights = check_weights(opponent_weights)
+        for option, value, policy, allowed in (
+            ("playout_model", playout_model, self.weights, (None, "fitted", "tuned")),
+            ("opponent_model", opponent_model, self.opponent_weights, (None, "fitted")),
+        ):
+            if value not in allowed:
+                listed = ", ".join(repr(a) for a in allowed)
+                raise ValueError(f"{option} must be one of {listed}, got {value!r}")
+            if value is not None and policy is not None:
+                raise ValueError(f"{option} and the learned policy's weights exclude each other")
+        self.playout_model = playout_model
+        self.opponent_model = opponent_model
         self.engine = engine
         self.use_kernel = use_kernel(engine)
         if isinstance(pool, bool) or not isinstance(pool, int) or pool < 1:
@@ -274,7 +311,7 @@ class IsmctsBot(SearchBot):
         rng = self.rng(view)
         sampler = self.sampler(view)
         if self.use_kernel:
-            return self.kernel_stats(view_worlds(view, sampler, rng), rng)
+            return self.kernel_stats(view_worlds(view, sampler, rng), rng, view.rules)
         root, done = search_tree(
             sampler.sample,
             view.seat,
@@ -286,13 +323,16 @@ class IsmctsBot(SearchBot):
             opponent_policy=self.opponent_policy,
             weights=self.weights,
             opponent_weights=self.opponent_weights,
+            opponent_model=self.opponent_coefficients(view.rules),
+            playout_model=self.playout_coefficients(view.rules),
         )
         return {code: (child.visits, child.reward) for code, child in root.children.items()}, done
 
     def kernel_stats(
-        self, worlds: tuple[object, ...], rng: random.Random
+        self, worlds: tuple[object, ...], rng: random.Random, rules: Rules | None = None
     ) -> tuple[dict[int, tuple[int, float]], int]:
-        """``search_stats`` on the compiled kernel from the given worlds."""
+        """``search_stats`` on the compiled kernel from the given worlds of a
+        round of ``rules`` (which picks the model of play, if any)."""
         done, _nodes, children = kernel.search_ismcts(
             worlds,
             self.iterations if self.iterations is not None else 2**62,
@@ -305,14 +345,39 @@ class IsmctsBot(SearchBot):
             MAX_NODES,
             self.weights,
             self.opponent_weights,
+            self.opponent_coefficients(rules),
+            self.playout_coefficients(rules),
         )
         return {code: (visits, reward) for code, visits, reward in children}, done
 
+    def playout_coefficients(self, rules: Rules | None) -> tuple[float, ...] | None:
+        """The model of play the playouts follow (``playout_model``) in a round of
+        ``rules``, or None: the heaviest-tile policy (or ``weights``')."""
+        if self.playout_model is None or rules is None:
+            return None
+        if (
+            self.playout_model == "tuned"
+            and (rules.players, rules.partnerships) not in TUNED_PLAYOUTS
+        ):
+            return None
+        return fitted_for(rules)
+
+    def opponent_coefficients(self, rules: Rules | None) -> tuple[float, ...] | None:
+        """The model of play the opponents in the tree follow when they follow a
+        policy (``opponent_model``), or None: the heaviest-tile policy."""
+        if self.opponent_model != "fitted" or rules is None:
+            return None
+        return fitted_for(rules)
+
     def kernel_advice(
-        self, worlds: tuple[object, ...], rng: random.Random, moves: list[Move]
+        self,
+        worlds: tuple[object, ...],
+        rng: random.Random,
+        moves: list[Move],
+        rules: Rules | None = None,
     ) -> Advice:
         """Run the search on the compiled kernel from the given worlds."""
-        stats, done = self.kernel_stats(worlds, rng)
+        stats, done = self.kernel_stats(worlds, rng, rules)
         return advice_from_stats(stats, done, moves)
 
     def __repr__(self) -> str:

@@ -170,6 +170,8 @@ def search_ismcts(
     max_nodes: int,
     weights: tuple[float, ...] | None = None,
     opponent_weights: tuple[float, ...] | None = None,
+    opponent_model: tuple[float, ...] | None = None,
+    playout_model: tuple[float, ...] | None = None,
 ) -> tuple[int, int, list[tuple[int, int, float]]]:
     """ISMCTS; ``(iterations run, tree nodes, [(code, visits, summed reward)])``;
     ``weights``: the learned policy's in the playouts, ``opponent_weights`` for
@@ -186,5 +188,7 @@ def search_ismcts(
         max_nodes,
         weights,
         opponent_weights,
+        opponent_model,
+        playout_model,
     )
     return int(done), int(nodes), list(children)

@@ -64,7 +64,7 @@ class OmniscientBot(IsmctsBot):
             return Advice(moves[0])
         rng = self.rng(rnd.view(seat))
         if self.use_kernel:
-            return self.kernel_advice(round_worlds(rnd, self.sees_boneyard), rng, moves)
+            return self.kernel_advice(round_worlds(rnd, self.sees_boneyard), rng, moves, rnd.rules)
         truth = State.from_round(rnd)
 
         def determinize(r: random.Random) -> State:
@@ -83,6 +83,10 @@ class OmniscientBot(IsmctsBot):
             self.exploration,
             self.eps,
             opponent_policy=self.opponent_policy,
+            weights=self.weights,
+            opponent_weights=self.opponent_weights,
+            opponent_model=self.opponent_coefficients(rnd.rules),
+            playout_model=self.playout_coefficients(rnd.rules),
         )
         return advice_from_root(root, done, moves)
 

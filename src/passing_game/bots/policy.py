@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import random
 
+from passing_game.bots.playmodel import DRAW_KEY, FULL, PASS_KEY, ends_after, option_features
 from passing_game.bots.utility import utility
 from passing_game.moves import DRAW_CODE, PASS_CODE
 from passing_game.outcome import ALL_PASS, BLOCK, DOMINO, GOING
@@ -158,6 +159,61 @@ def policy_move(
     if len(state.bone) - state.bpos > LOCKED_TILES and (state.forced or not _lowest(state, s)):
         return DRAW_CODE
     return PASS_CODE
+
+
+def model_scores(state: State, coefficients: tuple[float, ...]) -> list[tuple[int, float]]:
+    """Each legal move of the seat to move, scored by the model of play
+    (``bots.playmodel``, its ``coefficients``) for the hand it holds in this
+    state: what it cannot see is the other hands and the boneyard (the tiles
+    of neither count as laid). The kernel's ``model_scores`` is the same."""
+    p = state.to_move
+    hand = state.hands[p]
+    unseen = 0
+    partner = rivals = 0
+    for seat in range(state.players):
+        if seat == p:
+            continue
+        unseen |= state.hands[seat]
+        if state.side_of(seat) == state.side_of(p):
+            partner += state.sizes[seat]
+        else:
+            rivals += state.sizes[seat]
+    for t in state.bone[state.bpos :]:
+        unseen |= BIT[t]
+    train = FULL & ~unseen & ~hand
+    can_draw = len(state.bone) - state.bpos > LOCKED_TILES
+    closes = state.passes >= state.players - 1
+    scored = {
+        key: sum(c * x for c, x in zip(coefficients, f, strict=True))
+        for key, f in option_features(
+            hand, state.left, state.right, train, can_draw, closes, partner, rivals
+        )
+    }
+    out = []
+    for code in state.legal():
+        if code == PASS_CODE:
+            key = PASS_KEY
+        elif code == DRAW_CODE:
+            key = DRAW_KEY
+        else:
+            t = code >> 1
+            a, b = ends_after(t, "right" if code & 1 else "left", state.left, state.right)
+            key = (t, min(a, b), max(a, b))
+        out.append((code, scored[key]))
+    return out
+
+
+def model_move(state: State, rng: random.Random, coefficients: tuple[float, ...]) -> int:
+    """A move drawn from the model of play's softmax over ``model_scores``."""
+    scored = model_scores(state, coefficients)
+    top = max(score for _code, score in scored)
+    weights = [math.exp(score - top) for _code, score in scored]
+    u = rng.random() * sum(weights)
+    for (code, _score), weight in zip(scored[:-1], weights, strict=False):
+        if u < weight:
+            return code
+        u -= weight
+    return scored[-1][0]
 
 
 def _lowest(state: State, seat: int) -> bool:

@@ -209,6 +209,16 @@ class SolvedGame:
         out.frombytes(self._tree.infoset_reach(seat0, seat1))
         return out
 
+    def action_values(self, seat0: Policy, seat1: Policy) -> tuple[bytes, bytes, bytes, bytes]:
+        """Sums over each set's decisions, each weighed by chance and the other
+        seat's reach when each seat plays its policy: per action, the weight
+        times seat 0's value after that move; per set, the weight, the weight
+        times the count margin (the other seat's pips less the mover's), and
+        the weight where the mover holds the lower count (doubles, as bytes;
+        ``solve.lessons.action_values`` turns them into values)."""
+        q, w, m, low = self._tree.action_values(seat0, seat1)
+        return bytes(q), bytes(w), bytes(m), bytes(low)
+
     def frontier(self, policy: Policy, known: bytearray, seat: int) -> list[int]:
         """Seat's sets its own ``policy`` reaches whose ``known`` byte is still 0."""
         return list(self._tree.frontier(policy, known, seat))

@@ -10,7 +10,8 @@ the uniform policy itself, not one draw of it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from passing_game.bots import make
 from passing_game.solve.game import Policy, SolvedGame
@@ -20,12 +21,18 @@ Progress = Callable[[int, int], None]
 
 
 def bot_policy(
-    game: SolvedGame, name: str, *, seed: int = 0, progress: Progress | None = None
+    game: SolvedGame,
+    name: str,
+    *,
+    seed: int = 0,
+    progress: Progress | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> tuple[Policy, int]:
-    """Bot ``name``'s policy in ``game`` and how many sets it was asked at."""
-    if name == "random":
+    """Bot ``name``'s policy in ``game`` (with ``options``, as ``bots.make``
+    takes them) and how many sets it was asked at."""
+    if name == "random" and not options:
         return game.uniform(), 0
-    bot = make(name, seed=seed)
+    bot = make(name, seed=seed, **(options or {}))
     policy = game.uniform()
     for i in range(len(policy)):
         policy[i] = 0.0
