@@ -154,3 +154,21 @@ def test_the_command(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "#### `greedy`, its whole policy (exploitability 0.4" in out
     assert "| passes where the equilibrium plays |" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--set", "9"], "max_pip must be one of"),
+        (["--bot", "nobody"], "unknown bot 'nobody'"),
+        (["--bot", "greedy:frob=1"], "bad options"),
+        (["--rounds", "-1"], "--rounds is 0 or more"),
+    ],
+)
+def test_the_command_refuses_bad_input_before_solving(
+    argv: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 2
+    assert says in capsys.readouterr().err

@@ -407,7 +407,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="keep the equilibrium in this file: read it if it is there, else write it",
     )
     args = parser.parse_args(argv)
-    rules = Rules(max_pip=args.max_pip, hand_size=args.hand_size)
+    try:
+        rules = Rules(max_pip=args.max_pip, hand_size=args.hand_size)
+        bots = [parse_spec(text) for text in args.bot or ["expert"]]
+        for name, options in bots:
+            make(name, **dict(options))
+    except ValueError as error:
+        parser.error(str(error))
+    if args.rounds < 0 or args.iterations < 1:
+        parser.error("--rounds is 0 or more and --iterations 1 or more")
     started = time.perf_counter()
     game = SolvedGame(rules)
     eq = array("d")
@@ -430,9 +438,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         file=sys.stderr,
     )
     compared: list[tuple[str, list[float]]] = []
-    for text in args.bot or ["expert"]:
+    for text, (name, options) in zip(args.bot or ["expert"], bots, strict=True):
         started = time.perf_counter()
-        name, options = parse_spec(text)
         if args.rounds:
             bot = make(name, seed=args.seed, **dict(options))
             found = sampled(game, eq, values, bot, args.rounds, args.seed)
