@@ -159,6 +159,8 @@ def _option_value(text: str) -> Any:
         return True
     if lowered in ("false", "no"):
         return False
+    if lowered == "none":
+        return None
     for kind in (int, float):
         try:
             return kind(text)
@@ -169,10 +171,10 @@ def _option_value(text: str) -> Any:
 
 def parse_spec(text: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
     """A bot name with options, ``NAME`` or ``NAME:KEY=VALUE,KEY=VALUE``, as the
-    command lines take them (values: true/yes, false/no, numbers, else text).
+    command lines take them (values: true/yes, false/no, none, numbers, else text).
 
-    >>> parse_spec("ismcts:seconds=0.5,model=fitted")
-    ('ismcts', (('seconds', 0.5), ('model', 'fitted')))
+    >>> parse_spec("ismcts:seconds=0.5,model=fitted,playout_model=none")
+    ('ismcts', (('seconds', 0.5), ('model', 'fitted'), ('playout_model', None)))
     """
     name, _, rest = text.partition(":")
     name = name.strip()
