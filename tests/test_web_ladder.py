@@ -171,15 +171,18 @@ def test_the_api_answers_the_newest_ladder_in_the_visitors_language(
 ) -> None:
     app = create_app(store, bot_delay=0, rate_limit=(1e6, 1e6))
     with time_limit(60), TestClient(addressed(app)) as client:
-        none = client.get("/api/ladder")
-        assert none.status_code == 200 and none.json()["ladder"] is None
-        assert none.json()["message"] == "No ladder has been published yet."
+        # Before any is published: the ladder the package ships, said to be that.
+        first = client.get("/api/ladder")
+        assert first.status_code == 200
+        assert first.json() == service.shipped() and first.json()["shipped"] is True
+        assert first.json()["published"] is None and len(first.json()["agents"]) >= 8
         page = client.get("/ladder")
         assert page.status_code == 200 and "text/html" in page.headers["content-type"]
         service.publish(store, json.dumps(made), actor="mod", reason="first")
         found = client.get("/api/ladder")
         assert found.status_code == 200 and found.headers["cache-control"] == "no-store"
         data = found.json()
+        assert "shipped" not in data and data["number"] == 1
         by_label = {a["label"]: a for a in data["agents"]}
         assert by_label["medium"]["title"] == "Casual" and "about" in by_label["medium"]
         assert "title" not in by_label["random"]
@@ -218,3 +221,14 @@ def test_the_admin_command_publishes_and_refuses(tmp_path: Path, made: dict[str,
     assert made["run"]["command"] in shown.output
     log = runner.invoke(main, ["--lang", "en", "admin", "--db", str(path), "log"])
     assert "ladder: publish" in log.output and "the weekly run" in log.output
+
+
+def test_the_shipped_ladder_is_a_ladder_the_site_would_publish() -> None:
+    """The package's own ladder (docs/STRENGTH.md "Ladder") passes the publish checks,
+    ranks every level and the frozen expert, and its intervals hold their estimates."""
+    shipped = service.shipped()
+    assert shipped is not None
+    labels = {a["label"] for a in shipped["agents"]}
+    assert {"easy", "medium", "hard", "expert", "random", "expert-5f2ff52"} <= labels
+    for agent in shipped["agents"]:
+        assert agent["net"]["low"] <= agent["net"]["estimate"] <= agent["net"]["high"]

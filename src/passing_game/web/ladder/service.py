@@ -10,8 +10,10 @@ server process shows the same ladder as soon as it is published.
 
 from __future__ import annotations
 
+import functools
 import json
 import time
+from importlib import resources
 from typing import Any
 
 from passing_game.web.admin import AdminError, _log, check_reason
@@ -48,7 +50,7 @@ def latest(store: Store) -> rows.PublishedLadder | None:
 
 
 def shown(store: Store) -> dict[str, Any] | None:
-    """The newest ladder as the page draws it, in the visitor's language; None before one.
+    """The newest published ladder as the page draws it, in the visitor's language; None before one.
 
     A level also carries what a newcomer calls it on this site and how it
     plays (``table.botplay.level_about``). Who published it and why stay in
@@ -57,12 +59,34 @@ def shown(store: Store) -> dict[str, Any] | None:
     found = latest(store)
     if found is None:
         return None
-    document: dict[str, Any] = json.loads(found.document)
+    return {"number": found.id, "published": found.published, **_worded(json.loads(found.document))}
+
+
+def shipped() -> dict[str, Any] | None:
+    """The ladder the project measured for this version, as the page draws it
+    (package data ``data/ladder.json``; docs/STRENGTH.md "Ladder"): what the
+    page shows until a moderator publishes the site's own. None without it."""
+    text = _shipped_text()
+    if text is None:
+        return None
+    return {"number": 0, "published": None, "shipped": True, **_worded(parse(text))}
+
+
+@functools.cache
+def _shipped_text() -> str | None:
+    """The shipped file's text, read once a process (it comes with the package)."""
+    try:
+        return resources.files("passing_game.web.ladder").joinpath("data/ladder.json").read_text()
+    except OSError:
+        return None
+
+
+def _worded(document: dict[str, Any]) -> dict[str, Any]:
     for agent in document["agents"]:
         words = level_about(agent["label"]) if agent["kind"] == "level" else None
         if words is not None:
             agent["title"], agent["about"] = words
-    return {"number": found.id, "published": found.published, **document}
+    return document
 
 
-__all__ = ["latest", "publish", "shown"]
+__all__ = ["latest", "publish", "shipped", "shown"]

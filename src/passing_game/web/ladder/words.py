@@ -75,6 +75,9 @@ LADDER_TEXTS: dict[str, str] = {
     "Rounds per pair": N_("Rounds per pair"),
     # TRANSLATORS: when the ladder was put on the site (a date follows).
     "Published": N_("Published"),
+    # TRANSLATORS: instead of a date under "Published": the ladder shipped with the program,
+    # shown until the site's moderators publish their own.
+    "Measured by the project for this version": N_("Measured by the project for this version"),
     "Version": N_("Version"),
 }
 

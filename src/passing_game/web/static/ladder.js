@@ -225,7 +225,8 @@ export const Ladder = (() => {
       [t("Rounds per pair"), whole(run.rounds_per_pair)],
       [t("Time taken"), took],
       [t("Version"), run.version],
-      [t("Published"), when(d.published)],
+      // the package's own ladder, until a moderator publishes the site's
+      [t("Published"), d.shipped ? t("Measured by the project for this version") : when(d.published)],
     ];
     return h("section", { class: "card", id: "ladder-run", "aria-labelledby": "ladder-run-title" },
       h("h2", { id: "ladder-run-title", text: t("How it was played") }),
