@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from analysis_helpers import expert_game, expert_record
+from analysis_helpers import BLUNDER_SEED, expert_game, expert_record
 from passing_game import Match, Rules
 from passing_game.bots import analysis as an
 from passing_game.bots import make
@@ -40,12 +40,12 @@ QUICK = {"runs": 2}
 
 @pytest.fixture(scope="module")
 def blunder_game() -> Match:
-    return expert_game(9, target=30, keep_heaviest=True)
+    return expert_game(BLUNDER_SEED, target=30, keep_heaviest=True)
 
 
 @pytest.fixture(scope="module")
 def blunder_analysis(blunder_game: Match) -> an.Analysis:
-    return an.analyse(blunder_game, 0, seed=9)
+    return an.analyse(blunder_game, 0, seed=BLUNDER_SEED)
 
 
 # -- marks ------------------------------------------------------------------------------
@@ -117,7 +117,7 @@ def test_a_deliberate_blunder_is_marked(blunder_game: Match, blunder_analysis: a
     best = parse_move(worst.best)
     assert isinstance(best, Play) and best.tile.pips >= 9
     # The opponent, the expert itself, lost nothing.
-    other = an.analyse(blunder_game, 1, seed=9, **QUICK)
+    other = an.analyse(blunder_game, 1, seed=BLUNDER_SEED, **QUICK)
     assert other.count("blunder") == other.count("mistake") == 0
 
 
@@ -284,14 +284,14 @@ def run_cli(*args: str) -> tuple[int, str]:
 
 def test_the_command_marks_the_blunders(tmp_path: Path) -> None:
     path = tmp_path / "blunder.json"
-    path.write_text(expert_record(9, target=30, keep_heaviest=True))
+    path.write_text(expert_record(BLUNDER_SEED, target=30, keep_heaviest=True))
     code, out = run_cli("analyse", str(path), "--seat", "1")
     assert code == 0, out
     assert "Blunderer (seat 1)" in out
     assert "blunder" in out and "The costliest decisions:" in out
     assert out.count("simulations") == 3
     assert "[" in out and "|" in out  # tiles as players read them
-    result = an.analyse(load_record(path.read_text()), 0, seed=9)
+    result = an.analyse(load_record(path.read_text()), 0, seed=BLUNDER_SEED)
     assert f"{result.count('blunder')} blunder" in out
 
 
@@ -306,7 +306,7 @@ def test_the_command_on_the_experts_game_finds_nothing(tmp_path: Path) -> None:
 
 def test_the_command_speaks_the_language(tmp_path: Path) -> None:
     path = tmp_path / "blunder.json"
-    path.write_text(expert_record(9, target=30, keep_heaviest=True))
+    path.write_text(expert_record(BLUNDER_SEED, target=30, keep_heaviest=True))
     code, out = run_cli("--lang", "gl", "analyse", str(path), "--seat", "1")
     assert code == 0, out
     assert "simulacións" in out  # the hint explainer's sentence, in Galician

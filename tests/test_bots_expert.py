@@ -77,8 +77,8 @@ def test_the_expert_levels_playouts_follow_the_model_of_play_with_two_players() 
     R4.5: it passes and draws as the expert does); elsewhere (4 in
     partnerships, where the arena found no gain, and formats without a fit)
     they are the heaviest tile's, so there the level plays as ``expert-562b7ae``."""
-    name, options = LEVELS["expert"]
-    assert options["playout_model"] == "tuned" and TUNED_PLAYOUTS == {(2, False)}
+    _name, options = LEVELS["expert"]
+    assert options["playout_model"] == "tuned" and {(2, False)} == TUNED_PLAYOUTS
     bot = make("expert")
     assert isinstance(bot, IsmctsBot)
     assert bot.playout_coefficients(Rules(players=2)) == FITTED[(2, False)]

@@ -79,9 +79,7 @@ def test_golden_file_is_from_its_commit(name: str) -> None:
     for position in data["positions"]:
         assert str(parse_move(position["chosen"])) == position["chosen"]
     # the same positions for both: only the choices differ
-    assert [p["deal"] for p in data["positions"]] == [
-        p["deal"] for p in DATA[NAME]["positions"]
-    ]
+    assert [p["deal"] for p in data["positions"]] == [p["deal"] for p in DATA[NAME]["positions"]]
 
 
 def test_the_two_frozen_experts_are_two_bots() -> None:

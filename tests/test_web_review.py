@@ -26,7 +26,7 @@ pytest.importorskip("starlette.testclient")
 
 from starlette.testclient import TestClient
 
-from analysis_helpers import expert_record
+from analysis_helpers import BLUNDER_SEED, expert_record
 from passing_game import Match, Rules, load_record
 from passing_game.bots import analysis as an
 from passing_game.records import dump_record
@@ -183,7 +183,7 @@ def test_an_uploaded_record_and_bad_files(store: SqliteStore) -> None:
 def test_the_analysis_runs_shows_progress_and_is_cached(
     store: SqliteStore, analyst: review.Analyst
 ) -> None:
-    text = expert_record(9, target=30, keep_heaviest=True)
+    text = expert_record(BLUNDER_SEED, target=30, keep_heaviest=True)
     record = json.loads(text)
     with time_limit(180), client_for(store) as client:
         token = csrf(client)

@@ -20,7 +20,7 @@ require_module("playwright")
 
 from playwright.sync_api import Page, expect  # noqa: E402
 
-from analysis_helpers import expert_record  # noqa: E402
+from analysis_helpers import BLUNDER_SEED, expert_record  # noqa: E402
 from browser_helpers import (  # noqa: E402
     create_table,
     play_to_the_end,
@@ -95,7 +95,7 @@ def test_the_analysis_marks_a_deliberate_blunder(
     errors = watch_errors(page)
     page.set_viewport_size(DESKTOP)
     path = tmp_path / "blunder.json"
-    path.write_text(expert_record(9, target=30, keep_heaviest=True))
+    path.write_text(expert_record(BLUNDER_SEED, target=30, keep_heaviest=True))
     open_record(page, server, path)
     assert page.locator("#replay-seat option").all_inner_texts()[1].endswith("Blunderer")
     analyse(page, 0)

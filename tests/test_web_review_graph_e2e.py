@@ -29,7 +29,7 @@ require_module("playwright")
 
 from playwright.sync_api import Locator, Page, expect  # noqa: E402
 
-from analysis_helpers import expert_record  # noqa: E402
+from analysis_helpers import BLUNDER_SEED, expert_record  # noqa: E402
 from browser_helpers import watch_errors  # noqa: E402
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844), "small-phone": (360, 640)}
@@ -42,7 +42,7 @@ def number(text: str) -> float:
 
 def open_and_analyse(page: Page, server: Server, folder: Path) -> None:
     path = folder / "blunder.json"
-    path.write_text(expert_record(9, target=30, keep_heaviest=True))
+    path.write_text(expert_record(BLUNDER_SEED, target=30, keep_heaviest=True))
     page.goto(server.url("/replay"))
     page.locator("#record-file").set_input_files(str(path))
     page.locator("#replay-slider").wait_for()

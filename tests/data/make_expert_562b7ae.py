@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from make_expert_5f2ff52 import dumps, generate  # noqa: E402
+from make_expert_5f2ff52 import dumps, generate
 
 ABOUT = (
     "The expert level's moves at commit 562b7ae (kernel built): each position is "
