@@ -32,8 +32,8 @@ def test_a_game_of_the_experts_own_moves_is_all_luck() -> None:
 
 
 def test_a_deliberate_blunder_costs_skill_and_the_parts_add_up() -> None:
-    blunders = expert_game(BLUNDER_SEED, target=10, keep_heaviest=True)
-    clean = expert_game(BLUNDER_SEED, target=10)
+    blunders = expert_game(BLUNDER_SEED, target=30, keep_heaviest=True)
+    clean = expert_game(BLUNDER_SEED, target=30)
     worth = deal_values(blunders, blunders.seed)
     assert worth[0] == deal_values(clean, clean.seed)[0]  # the same first deal, played alike
     found = analysis.analyse(blunders, 0, seed=blunders.seed)
