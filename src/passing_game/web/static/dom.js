@@ -1,4 +1,4 @@
-// Building the page's elements: h() for any element, the icons (inline
+// Building the page's elements: h() for any element, svg() for SVG, the icons (inline
 // SVG, no font needed), the dominoes, form fields, the dialog box and the
 // tool bars' button, and tileText(), the one function that writes a tile for
 // people ("[3|5]"). No words of its own: the callers give them.
@@ -25,6 +25,22 @@ export function h(tag, attrs, ...children) {
   return el;
 }
 
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+// h() for SVG: the graphs' and scales' elements (attributes as h takes them,
+// "text" for the content, "on..." for listeners).
+export function svg(tag, attrs, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "text") el.textContent = value;
+    else if (name.startsWith("on")) el.addEventListener(name.slice(2), value);
+    else el.setAttribute(name, String(value));
+  }
+  for (const child of children.flat(Infinity)) if (child) el.append(child);
+  return el;
+}
+
 // Icons as inline SVG paths (24x24, drawn with the text colour).
 export const ICONS = {
   link: "M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1",
@@ -42,7 +58,7 @@ export const ICONS = {
 };
 
 export function icon(name) {
-  const NS = "http://www.w3.org/2000/svg";
+  const NS = SVG_NS;
   const svg = document.createElementNS(NS, "svg");
   svg.setAttribute("viewBox", "0 0 24 24");
   svg.setAttribute("class", "icon icon-" + name);

@@ -8,10 +8,9 @@
 // sends every value already rounded as the page shows it (web/review/analyses.py
 // shown_values), so the list, the table, the board and the graph say the same.
 
-import { h } from "./dom.js";
+import { h, svg } from "./dom.js";
 import { I18N, t } from "./i18n.js";
 
-const NS = "http://www.w3.org/2000/svg";
 // The graph's own units (its viewBox); it is drawn as wide as its card.
 const W = 300, H = 132, LEFT = 28, RIGHT = 6, TOP = 9, BOTTOM = 17;
 
@@ -21,18 +20,6 @@ export function signed(value) {
 
 export function points(value) {
   return new Intl.NumberFormat(I18N.language, { maximumFractionDigits: 1, minimumFractionDigits: 1 }).format(value);
-}
-
-function svg(tag, attrs, ...children) {
-  const el = document.createElementNS(NS, tag);
-  for (const [name, value] of Object.entries(attrs || {})) {
-    if (value === null || value === undefined || value === false) continue;
-    if (name === "text") el.textContent = value;
-    else if (name.startsWith("on")) el.addEventListener(name.slice(2), value);
-    else el.setAttribute(name, String(value));
-  }
-  for (const child of children.flat(Infinity)) if (child) el.append(child);
-  return el;
 }
 
 // The step that shows a decision: the position just after its move, so that the

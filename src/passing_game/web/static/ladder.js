@@ -7,22 +7,9 @@
 // when it was played. Labels and commands are text from a file: only ever put
 // on the page as text. Numbers are written the reader's way (Intl).
 
-import { h } from "./dom.js";
+import { h, svg } from "./dom.js";
 import { I18N, nt, t } from "./i18n.js";
 import { changed } from "./state.js";
-
-const NS = "http://www.w3.org/2000/svg";
-
-function svg(tag, attrs, ...children) {
-  const el = document.createElementNS(NS, tag);
-  for (const [name, value] of Object.entries(attrs || {})) {
-    if (value === null || value === undefined) continue;
-    if (name === "text") el.textContent = value;
-    else el.setAttribute(name, String(value));
-  }
-  for (const child of children.flat(Infinity)) if (child) el.append(child);
-  return el;
-}
 
 // A figure with its sign (+2.1, −0.4, 0.0), one decimal, the page's language.
 function signed(n, digits = 1) {

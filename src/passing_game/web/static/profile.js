@@ -7,14 +7,13 @@
 // Names are user text: only ever put on the page as text. Numbers are written the
 // reader's way (Intl, in the page's language).
 
-import { h } from "./dom.js";
+import { h, svg } from "./dom.js";
 import { I18N, nt, t } from "./i18n.js";
 import { poolWord, ratingNum } from "./ratings.js";
 import { botMark } from "./seat.js";
 import { profileActions } from "./social.js";
 import { changed } from "./state.js";
 
-const NS = "http://www.w3.org/2000/svg";
 // The graph's own units (its viewBox); it is drawn as wide as its card.
 const W = 320, H = 140, LEFT = 38, RIGHT = 8, TOP = 10, BOTTOM = 14;
 
@@ -46,17 +45,6 @@ function date(seconds) {
   } catch (e) {
     return new Date(seconds * 1000).toLocaleDateString();
   }
-}
-
-function svg(tag, attrs, ...children) {
-  const el = document.createElementNS(NS, tag);
-  for (const [name, value] of Object.entries(attrs || {})) {
-    if (value === null || value === undefined) continue;
-    if (name === "text") el.textContent = value;
-    else el.setAttribute(name, String(value));
-  }
-  for (const child of children.flat(Infinity)) if (child) el.append(child);
-  return el;
 }
 
 export const Profile = (() => {
