@@ -4,7 +4,8 @@ item 2; P59), one PostgreSQL: what one process writes, the others read.
 Ana's socket sits at a table through process 2; Ben, asking process 3, sees her
 online at that table. Ben challenges her there; Ana accepts through processes 1
 and 2 at once, and one table is made, where both sit as themselves (Ben takes his
-seat back without a token, through process 1). Bad input gets a sentence and a
+seat back without a token, through process 1). A page whose session ended
+elsewhere is told so. Bad input gets a sentence and a
 code; a POST from another site's page, or without the CSRF token, is refused.
 """
 
@@ -20,6 +21,7 @@ from typing import Any
 
 from cluster_helpers import Browser, start, stop
 from passing_game.i18n import _, using_language
+from passing_game.web.accounts.flows import ENDED_WORDS
 from passing_game.web.protocol import TWO_TO_FOUR
 
 PASSWORD = "correct horse battery"
@@ -166,5 +168,15 @@ def test_presence_and_a_challenge_across_three_processes(pg_url: str, tmp_path: 
         ana_sock.state(lambda f: f["you"] == 0, timeout=30)
         ben_sock.close()
         ana_sock.close()
+
+        # Ben signs out through process 1; a page of his still holding the old
+        # cookie asks process 2 and is told its session ended, not to sign in.
+        stale = Browser(two)
+        for cookie in ben.jar:
+            stale.jar.set_cookie(cookie)
+        ben.post("/api/account/signout", {})
+        status, said = refused(lambda: stale.get("/api/social"))
+        assert (status, said["code"]) == (401, "session-ended")
+        assert said["error"] == ENDED_WORDS["session-ended"]
     finally:
         stop([one, two, three])

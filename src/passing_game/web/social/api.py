@@ -14,7 +14,9 @@
 ``POST /api/social/challenges/{id}/cancel``         the challenger takes it back
 =================================================  ===========================================
 
-Only for signed-in people (``signed-out``, 401). A POST needs the site's
+Only for signed-in people (``signed-out``, 401; ``session-ended``, 401, when the
+page's session cookie names a session that ended, so that a page still showing the
+account learns it was signed out, as its socket would tell it). A POST needs the site's
 own page and its CSRF token like every POST (``accounts.api.change_refused``).
 A refusal is ``{"error": a sentence, "code"}`` with a 4xx and changes
 nothing: ``bad-request``, ``bad-name``, ``no-such-account`` (404),
@@ -37,7 +39,7 @@ from starlette.routing import Route
 
 from passing_game.i18n import _, current_language, using_language
 from passing_game.web.accounts.api import current_user, signed_post
-from passing_game.web.accounts.flows import User
+from passing_game.web.accounts.flows import ENDED_WORDS, SESSION_COOKIE, User
 from passing_game.web.game.errors import NOT_READ, UNREADABLE
 from passing_game.web.lobby import Lobby
 from passing_game.web.social import model, service
@@ -89,6 +91,8 @@ async def _state(request: Request, user: User) -> dict[str, Any]:
 
 async def listing(request: Request) -> Response:
     user = await current_user(request)
+    if user is None and request.cookies.get(SESSION_COOKIE):
+        return _error(_(ENDED_WORDS["session-ended"]), "session-ended", 401)
     if user is None:
         return _error(_(model.SIGN_IN), "signed-out", 401)
     try:

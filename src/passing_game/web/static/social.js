@@ -9,7 +9,7 @@
 // whichever server process wrote it. Names are user text: always put on the page
 // as text, never as HTML.
 
-import { accountHolds, accountPost, accountUser } from "./account.js";
+import { accountEnded, accountHolds, accountPost, accountUser } from "./account.js";
 import { field, h, select } from "./dom.js";
 import { nt, sentenceStart, t } from "./i18n.js";
 import { botMark } from "./seat.js";
@@ -66,6 +66,13 @@ async function poll() {
   SOCIAL.lastPoll = Date.now();
   try {
     const response = await fetch("/api/social", { headers: { Accept: "application/json" }, cache: "no-store" });
+    if (response.status === 401) {
+      // The session ended elsewhere (a recovery, a password change, a sign-out on
+      // another device): the page goes on as a guest, as its socket would be told.
+      const data = await response.json().catch(() => ({}));
+      await accountEnded({ message: data.error || "" });
+      return;
+    }
     if (!response.ok) return;
     take(await response.json());
   } catch (e) {
