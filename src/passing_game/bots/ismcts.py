@@ -50,7 +50,7 @@ from typing import ClassVar
 from passing_game.bots import kernel
 from passing_game.bots.explain import Advice, SearchBot
 from passing_game.bots.fast import MAX_NODES, seed_from, use_kernel, view_worlds
-from passing_game.bots.playmodel import fitted_for
+from passing_game.bots.playmodel import REFITTED, fitted_for
 from passing_game.bots.policy import check_weights, model_move, playout, policy_move
 from passing_game.bots.sampling import Sampler, check_trust, tuned_model
 from passing_game.bots.utility import utilities
@@ -218,7 +218,9 @@ class IsmctsBot(SearchBot):
     heaviest-tile policy (each move drawn from its softmax for the hand the
     seat holds in the guess: it passes and draws as the expert does, R4.4,
     R4.5) where the format has a fit; ``"tuned"`` only in the formats of
-    ``TUNED_PLAYOUTS`` (where the arena found it stronger).
+    ``TUNED_PLAYOUTS`` (where the arena found it stronger); ``"refitted"``
+    by ``playmodel.REFITTED``, the model fitted to the play of the level
+    that had ``"tuned"`` (P68), where the format has that fit.
     ``opponent_model="fitted"`` draws the opponents' moves in the tree that
     follow a policy from the model too. Elsewhere the heaviest-tile policy
     plays; each excludes the learned policy's weights for the same moves.
@@ -251,7 +253,12 @@ class IsmctsBot(SearchBot):
         self.weights = check_weights(weights)
         self.opponent_weights = check_weights(opponent_weights)
         for option, value, policy, allowed in (
-            ("playout_model", playout_model, self.weights, (None, "fitted", "tuned")),
+            (
+                "playout_model",
+                playout_model,
+                self.weights,
+                (None, "fitted", "tuned", "refitted"),
+            ),
             ("opponent_model", opponent_model, self.opponent_weights, (None, "fitted")),
         ):
             if value not in allowed:
@@ -355,6 +362,8 @@ class IsmctsBot(SearchBot):
         ``rules``, or None: the heaviest-tile policy (or ``weights``')."""
         if self.playout_model is None or rules is None:
             return None
+        if self.playout_model == "refitted":
+            return fitted_for(rules, REFITTED)
         if (
             self.playout_model == "tuned"
             and (rules.players, rules.partnerships) not in TUNED_PLAYOUTS

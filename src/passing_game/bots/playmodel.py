@@ -161,12 +161,49 @@ FITTED: dict[tuple[int, bool], tuple[float, ...]] = {
 }
 
 
-def fitted_for(rules: Rules) -> tuple[float, ...] | None:
-    """``FITTED``'s coefficients for a format, or None (no fit: other players
-    or partnerships, or a passing or drawing variant the fit did not play)."""
+#: The model of play fitted again, to the self-play of the ``expert`` level
+#: whose playouts follow ``FITTED`` (P67, frozen as ``expert-fe7f04a``): the
+#: playouts of ``playout_model="refitted"`` (the level since P68) follow it,
+#: a model of a stronger player than the one ``FITTED`` describes. Reading
+#: moves stays with ``FITTED``. 2 players only, ``python -m
+#: passing_game.bots.fitting --seed 1000 --rounds 2000 --players 2 --bot
+#: expert-fe7f04a``; docs/STRENGTH.md has what it scores.
+REFITTED: dict[tuple[int, bool], tuple[float, ...]] = {
+    (2, False): (
+        4.3810,
+        0.7746,
+        -0.0714,
+        1.5721,
+        -5.0671,
+        1.1080,
+        -1.4994,
+        -5.2934,
+        2.2837,
+        0.8709,
+        -6.3353,
+        -8.9136,
+        -5.1196,
+        3.4104,
+        7.0743,
+        -5.9473,
+        -0.1376,
+        1.1435,
+        -2.1190,
+        -2.5147,
+        -1.0097,
+    ),
+}
+
+
+def fitted_for(
+    rules: Rules, fits: dict[tuple[int, bool], tuple[float, ...]] = FITTED
+) -> tuple[float, ...] | None:
+    """``FITTED``'s coefficients (or another table's, ``REFITTED``) for a format,
+    or None (no fit: other players or partnerships, or a passing or drawing
+    variant the fit did not play)."""
     if rules.passing != "free" or rules.draw != "ends-turn":
         return None
-    return FITTED.get((rules.players, rules.partnerships))
+    return fits.get((rules.players, rules.partnerships))
 
 
 def check_coefficients(coefficients: object) -> tuple[float, ...]:
