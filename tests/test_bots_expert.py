@@ -72,45 +72,44 @@ def _views(rules: Rules, count: int, seed: int) -> list[object]:
     return views
 
 
-def test_the_expert_levels_playouts_follow_the_refitted_model_with_two_players() -> None:
-    """With 2 players the level's playouts are the refitted model's moves (R4.4,
-    R4.5: it passes and draws as the expert of P67 does; P68); elsewhere (4 in
+def test_the_expert_levels_playouts_follow_the_model_of_play_with_two_players() -> None:
+    """With 2 players the level's playouts are the fitted model's moves (R4.4,
+    R4.5: it passes and draws as the expert does); elsewhere (4 in
     partnerships, where the arena found no gain, and formats without a fit)
-    they are the heaviest tile's, so there the level plays as ``expert-562b7ae``
-    and ``expert-fe7f04a`` do."""
+    they are the heaviest tile's, so there the level plays as ``expert-562b7ae``."""
     _name, options = LEVELS["expert"]
-    assert options["playout_model"] == "refitted" and set(REFITTED) == {(2, False)}
+    assert options["playout_model"] == "tuned" and {(2, False)} == TUNED_PLAYOUTS
     bot = make("expert")
     assert isinstance(bot, IsmctsBot)
-    assert bot.playout_coefficients(Rules(players=2)) == REFITTED[(2, False)]
-    assert REFITTED[(2, False)] != FITTED[(2, False)]
-    for rules in (
-        Rules(players=4, partnerships=True),
-        Rules(players=3),
-        Rules(players=4),
-        Rules(players=2, passing="forced"),
-    ):
+    assert bot.playout_coefficients(Rules(players=2)) == FITTED[(2, False)]
+    for rules in (Rules(players=4, partnerships=True), Rules(players=3), Rules(players=4)):
         assert bot.playout_coefficients(rules) is None
     for i, view in enumerate(_views(Rules(players=4, partnerships=True), 4, seed=2)):
-        chosen = make("expert", seed=i).choose(view)
-        assert chosen == make("expert-562b7ae", seed=i).choose(view)
-        assert chosen == make("expert-fe7f04a", seed=i).choose(view)
+        assert make("expert", seed=i).choose(view) == make("expert-562b7ae", seed=i).choose(view)
     two = _views(Rules(players=2), 12, seed=3)
-    for frozen in ("expert-562b7ae", "expert-fe7f04a"):
-        differ = sum(
-            make("expert", seed=i).advise(v).values != make(frozen, seed=i).advise(v).values
-            for i, v in enumerate(two)
-        )
-        assert differ == len(two), frozen
+    differ = sum(
+        make("expert", seed=i).advise(v).values != make("expert-562b7ae", seed=i).advise(v).values
+        for i, v in enumerate(two)
+    )
+    assert differ == len(two)
 
 
-def test_the_expert_of_p67_follows_the_first_fit_in_its_playouts() -> None:
-    """``playout_model="tuned"`` (the frozen ``expert-fe7f04a``) keeps ``FITTED``
-    with 2 players only (``TUNED_PLAYOUTS``)."""
-    bot = make("expert-fe7f04a")
-    assert isinstance(bot, IsmctsBot) and {(2, False)} == TUNED_PLAYOUTS
-    assert bot.playout_coefficients(Rules(players=2)) == FITTED[(2, False)]
-    assert bot.playout_coefficients(Rules(players=4, partnerships=True)) is None
+def test_refitted_playouts_follow_the_second_fit_with_two_players_only() -> None:
+    """``playout_model="refitted"`` (P68, not the level's): the model fitted to
+    the level's own self-play, where there is that fit (2 players, free
+    passing, R4.4); elsewhere the heaviest tile's playouts."""
+    bot = make("expert", playout_model="refitted")
+    assert isinstance(bot, IsmctsBot)
+    assert set(REFITTED) == {(2, False)} and REFITTED[(2, False)] != FITTED[(2, False)]
+    assert bot.playout_coefficients(Rules(players=2)) == REFITTED[(2, False)]
+    assert fitted_for(Rules(players=2), REFITTED) == REFITTED[(2, False)]
+    for rules in (Rules(players=4, partnerships=True), Rules(players=2, passing="forced")):
+        assert bot.playout_coefficients(rules) is None
+    view = _views(Rules(players=2), 1, seed=5)[0]
+    refitted = make("expert", seed=1, playout_model="refitted").advise(view).values
+    assert make("expert", seed=1).advise(view).values != refitted
+    with pytest.raises(ValueError, match="playout_model"):
+        make("ismcts", playout_model="refit")
 
 
 def test_fitted_playouts_apply_wherever_there_is_a_fit() -> None:

@@ -56,7 +56,7 @@ LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
             "iterations": DEFAULT_ITERATIONS,
             "model": "fitted",
             "opponent_policy": 0.5,
-            "playout_model": "refitted",
+            "playout_model": "tuned",
         },
     ),
 }
@@ -117,29 +117,6 @@ FROZEN: dict[str, tuple[str, dict[str, Any]]] = {
             "opponent_weights": None,
             "opponent_model": None,
             "playout_model": None,
-        },
-    ),
-    # The ``expert`` level of commit fe7f04a (issue 28, P67): as
-    # ``expert-562b7ae``, with the playouts following ``playmodel.FITTED``'s
-    # model of play with 2 players (``playout_model="tuned"``), before P68
-    # gave them the model fitted to this bot's own play.
-    "expert-fe7f04a": (
-        "ismcts",
-        {
-            "iterations": 20000,
-            "seconds": None,
-            "exploration": 0.7,
-            "eps": 0.1,
-            "trust": 0.3,
-            "heavy": 0.15,
-            "opponent_policy": 0.5,
-            "engine": "c",
-            "pool": 400,
-            "weights": None,
-            "model": "fitted",
-            "opponent_weights": None,
-            "opponent_model": None,
-            "playout_model": "tuned",
         },
     ),
 }

@@ -65,7 +65,7 @@ COSTLIEST = 3
 #: The bot level that analyses.
 ANALYST = "expert"
 #: Names the method; a change to it (thresholds, runs, the search) must change this.
-METHOD = "expert-pooled-5"
+METHOD = "expert-pooled-4"
 #: Marks, weakest first.
 MARKS = ("mistake", "blunder")
 

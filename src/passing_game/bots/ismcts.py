@@ -220,7 +220,7 @@ class IsmctsBot(SearchBot):
     R4.5) where the format has a fit; ``"tuned"`` only in the formats of
     ``TUNED_PLAYOUTS`` (where the arena found it stronger); ``"refitted"``
     by ``playmodel.REFITTED``, the model fitted to the play of the level
-    that had ``"tuned"`` (P68), where the format has that fit.
+    with ``"tuned"``, where the format has that fit (P68: not the level's).
     ``opponent_model="fitted"`` draws the opponents' moves in the tree that
     follow a policy from the model too. Elsewhere the heaviest-tile policy
     plays; each excludes the learned policy's weights for the same moves.

@@ -162,12 +162,12 @@ FITTED: dict[tuple[int, bool], tuple[float, ...]] = {
 
 
 #: The model of play fitted again, to the self-play of the ``expert`` level
-#: whose playouts follow ``FITTED`` (P67, frozen as ``expert-fe7f04a``): the
-#: playouts of ``playout_model="refitted"`` (the level since P68) follow it,
-#: a model of a stronger player than the one ``FITTED`` describes. Reading
-#: moves stays with ``FITTED``. 2 players only, ``python -m
-#: passing_game.bots.fitting --seed 1000 --rounds 2000 --players 2 --bot
-#: expert-fe7f04a``; docs/STRENGTH.md has what it scores.
+#: of P67 (whose playouts follow ``FITTED``): the playouts of
+#: ``playout_model="refitted"`` follow it. Tried as the level's playouts and
+#: not adopted: the gain was inside the noise (DECISIONS P68). 2 players
+#: only, ``python -m passing_game.bots.fitting --seed 1000 --rounds 2000
+#: --players 2 --bot expert`` at commit fe7f04a; docs/STRENGTH.md has what
+#: it scores.
 REFITTED: dict[tuple[int, bool], tuple[float, ...]] = {
     (2, False): (
         4.3810,
