@@ -9,7 +9,7 @@
 // whichever server process wrote it. Names are user text: always put on the page
 // as text, never as HTML.
 
-import { accountEnded, accountHolds, accountPost, accountUser } from "./account.js";
+import { accountEnded, accountHolds, accountLoad, accountPost, accountUser } from "./account.js";
 import { field, h, select } from "./dom.js";
 import { nt, sentenceStart, t } from "./i18n.js";
 import { botMark } from "./seat.js";
@@ -67,10 +67,13 @@ async function poll() {
   try {
     const response = await fetch("/api/social", { headers: { Accept: "application/json" }, cache: "no-store" });
     if (response.status === 401) {
-      // The session ended elsewhere (a recovery, a password change, a sign-out on
-      // another device): the page goes on as a guest, as its socket would be told.
+      // This page's session is gone. Ended elsewhere (a recovery, a password change,
+      // a sign-out on another device: "session-ended"), the page says why and goes
+      // on as a guest, as its socket would be told; with no session cookie left
+      // (signed out in another tab, whose socket tells), it only goes on as a guest.
       const data = await response.json().catch(() => ({}));
-      await accountEnded({ message: data.error || "" });
+      if (data.code === "session-ended") await accountEnded({ message: data.error || "" });
+      else await accountLoad(false);
       return;
     }
     if (!response.ok) return;
