@@ -287,34 +287,56 @@ def test_the_longest_train_stays_on_the_board_and_the_hand_in_view(
 
 
 def drag(page: Page, tile: str, end: str, touch: bool) -> None:
-    """The tile from the hand onto the train's end, by mouse or by finger."""
-    source = box(page, f'.hand [data-tile="{tile}"]')
-    target = (
-        box(page, f'#train .end-mark[data-end="{end}"]')
-        if frame(page)["round"]["train"]
-        else box(page, ".board")
-    )
-    (x0, y0), (x1, y1) = centre(source), centre(target)
-    steps = [(x0 + (x1 - x0) * k / 8, y0 + (y1 - y0) * k / 8) for k in range(1, 9)]
-    if not touch:
+    """The tile from the hand onto the train's end, by mouse or by finger.
+
+    The target is found again once the tile's copy shows, as a person aims at
+    what is on the screen: the page lays out again when a drag starts.
+    """
+
+    def target() -> tuple[float, float]:
+        on_train = frame(page)["round"]["train"]
+        return centre(box(page, f'#train .end-mark[data-end="{end}"]' if on_train else ".board"))
+
+    x0, y0 = centre(box(page, f'.hand [data-tile="{tile}"]'))
+    x1, y1 = target()
+    lift = [(x0 + (x1 - x0) * k / 8, y0 + (y1 - y0) * k / 8) for k in range(1, 4)]
+    cdp = page.context.new_cdp_session(page) if touch else None
+
+    def move(x: float, y: float) -> None:
+        if cdp is None:
+            page.mouse.move(x, y)
+        else:
+            points = [{"x": x, "y": y}]
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": points})
+
+    if cdp is None:
         page.mouse.move(x0, y0)
         page.mouse.down()
-        for x, y in steps:
-            page.mouse.move(x, y)
-        expect(page.locator(".drag-ghost")).to_have_count(1)
-        page.mouse.up()
-        return
-    cdp = page.context.new_cdp_session(page)
-    cdp.send(
-        "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]}
-    )
-    for x, y in steps:
-        cdp.send(
-            "Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]}
-        )
+    else:
+        points = [{"x": x0, "y": y0}]
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": points})
+    for x, y in lift:
+        move(x, y)
     expect(page.locator(".drag-ghost")).to_have_count(1)
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-    cdp.detach()
+    on_train = bool(frame(page)["round"]["train"])
+    hover = page.locator(
+        f'#train .end-mark[data-end="{end}"].drop-hover' if on_train else ".board.drop-hover"
+    )
+    xa, ya = lift[-1]
+    for _ in range(3):  # aimed again if the end moved under the finger
+        x1, y1 = target()
+        for k in range(1, 6):
+            move(xa + (x1 - xa) * k / 5, ya + (y1 - ya) * k / 5)
+        xa, ya = x1, y1
+        if hover.count() == 1:
+            break
+        page.wait_for_timeout(100)
+    expect(hover).to_have_count(1)
+    if cdp is None:
+        page.mouse.up()
+    else:
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        cdp.detach()
 
 
 def my_last_move(page: Page, before: int, round_no: int) -> Any:
