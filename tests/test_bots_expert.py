@@ -145,3 +145,46 @@ def test_the_python_search_plays_the_model_too(option: str) -> None:
         modelled = make("ismcts", engine="python", iterations=300, seed=i, **{option: "fitted"})
         assert modelled.choose(view) in view.legal_moves()
         assert modelled.advise(view).values != plain.advise(view).values
+
+
+# -- issue 28, tried and measured (docs/STRENGTH.md, DECISIONS P69) -------------
+
+
+def test_worlds_searches_each_guess_with_the_hands_fixed_and_sums_them() -> None:
+    """``worlds=K``: PIMC over searches, each of K guesses searched with every
+    hand fixed (the boneyard's order still chance); the root's statistics
+    are their sums, the iterations split among the guesses."""
+    view = _views(Rules(players=2), 1, seed=6)[0]
+    bot = make("expert", seed=2, worlds=5, iterations=1000)
+    advice = bot.advise(view)
+    assert advice.move in view.legal_moves()
+    assert advice.samples == 1000
+    assert advice.values != make("expert", seed=2, iterations=1000).advise(view).values
+
+
+@pytest.mark.parametrize("split", [1, 2])
+def test_opponent_split_keeps_the_opponents_statistics_apart_by_their_hands(split: int) -> None:
+    """``opponent_split``: an opponent's choices in the tree are kept per kind
+    of hand it holds in the guess (how many of its tiles fit, in all or per
+    end), so it need not play one way whatever it holds."""
+    for i, view in enumerate(_views(Rules(players=2), 3, seed=7)):
+        split_bot = make("expert", seed=i, iterations=3000, opponent_split=split)
+        assert split_bot.choose(view) in view.legal_moves()
+        plain = make("expert", seed=i, iterations=3000).advise(view).values
+        assert split_bot.advise(view).values != plain
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"worlds": -1}, "worlds must be a whole number"),
+        ({"worlds": True}, "worlds must be a whole number"),
+        ({"opponent_split": 3}, "opponent_split must be 0, 1 or 2"),
+        ({"opponent_split": True}, "opponent_split must be 0, 1 or 2"),
+        ({"worlds": 4, "engine": "python"}, "need the compiled kernel"),
+        ({"opponent_split": 1, "engine": "python"}, "need the compiled kernel"),
+    ],
+)
+def test_bad_search_options_are_refused(options: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        make("ismcts", **options)

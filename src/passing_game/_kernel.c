@@ -378,6 +378,7 @@ typedef struct {
 } Tree;
 
 #define DRAWN 100
+#define CLASSED 200 /* + the class of an opponent's hand, under its decision (split) */
 #define REWARD_SCALE 20.0
 #define MAX_PATH 512
 
@@ -429,7 +430,8 @@ static double now_seconds(void) {
  * Returns the iterations run; the root is node 0. A full tree stops growing
  * (the walk then ends in a playout). */
 static long ismcts(const Worlds *w, Tree *t, long iterations, double seconds, double exploration,
-                   const Pol *pol, const Pol *opp, int relative, double opponent_policy, Rng *r) {
+                   const Pol *pol, const Pol *opp, int relative, double opponent_policy, int split,
+                   Rng *r) {
     RState s;
     int32_t path[MAX_PATH];
     int moves[MAX_MOVES];
@@ -457,6 +459,24 @@ static long ismcts(const Worlds *w, Tree *t, long iterations, double seconds, do
                 node = child;
                 path[np++] = node;
                 continue;
+            }
+            if (split && mover != seat) {
+                /* The opponent's statistics kept apart by what its hand can
+                 * do: how many of its tiles fit (0, 1, 2, 3 or more). */
+                uint32_t ml, mr;
+                rules_fits(&s, s.hand[mover], &ml, &mr);
+                int fit = __builtin_popcount(ml | mr);
+                int key = CLASSED + (fit > 3 ? 3 : fit);
+                if (split == 2) {
+                    /* (or: how many fit each end, 0, 1 or 2 and more) */
+                    int fl = __builtin_popcount(ml), fr = __builtin_popcount(mr);
+                    key = CLASSED + 3 * (fl > 2 ? 2 : fl) + (fr > 2 ? 2 : fr);
+                }
+                int32_t cls = tree_find(t, node, key);
+                if (cls < 0) cls = tree_add(t, node, key, side_of(&s, mover));
+                if (cls < 0) break;
+                node = cls;
+                path[np++] = node;
             }
             int n = rules_legal(&s, moves);
             int untried[MAX_MOVES], nu = 0;
@@ -1107,8 +1127,8 @@ PyDoc_STRVAR(search_ismcts_doc,
 
 static PyObject *search_ismcts(PyObject *Py_UNUSED(self), PyObject *const *args,
                                Py_ssize_t nargs) {
-    if (nargs != 23) {
-        PyErr_SetString(PyExc_TypeError, "search_ismcts takes 23 arguments");
+    if (nargs != 23 && nargs != 24) {
+        PyErr_SetString(PyExc_TypeError, "search_ismcts takes 23 or 24 arguments");
         return NULL;
     }
     Worlds w;
@@ -1123,6 +1143,7 @@ static PyObject *search_ismcts(PyObject *Py_UNUSED(self), PyObject *const *args,
     int relative = PyObject_IsTrue(args[16]);
     unsigned long long seed = PyLong_AsUnsignedLongLongMask(args[17]);
     long max_nodes = PyLong_AsLong(args[18]);
+    long split = nargs > 23 ? PyLong_AsLong(args[23]) : 0;
     if (PyErr_Occurred() || relative < 0) goto done;
     if (w.base.to_move != w.seat) {
         PyErr_SetString(PyExc_ValueError, "the searching seat is not to move");
@@ -1150,7 +1171,7 @@ static PyObject *search_ismcts(PyObject *Py_UNUSED(self), PyObject *const *args,
     long done_iterations;
     Py_BEGIN_ALLOW_THREADS
     done_iterations = ismcts(&w, &t, iterations, seconds, exploration, &pol, &opp, relative,
-                             opponent_policy, &r);
+                             opponent_policy, (int)split, &r);
     Py_END_ALLOW_THREADS
     PyObject *children = PyList_New(0);
     if (!children) goto done;

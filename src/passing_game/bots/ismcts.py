@@ -245,8 +245,16 @@ class IsmctsBot(SearchBot):
         opponent_weights: tuple[float, ...] | list[float] | str | None = None,
         opponent_model: str | None = None,
         playout_model: str | None = None,
+        worlds: int = 0,
+        opponent_split: int = 0,
     ) -> None:
         super().__init__(seed)
+        if opponent_split not in (0, 1, 2) or isinstance(opponent_split, bool):
+            raise ValueError(f"opponent_split must be 0, 1 or 2, got {opponent_split!r}")
+        self.opponent_split = opponent_split
+        if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 0:
+            raise ValueError(f"worlds must be a whole number >= 0, got {worlds!r}")
+        self.worlds = worlds
         if model not in (None, "tuned", "fitted"):
             raise ValueError(f"model must be None, 'tuned' or 'fitted', got {model!r}")
         self.model = model
@@ -270,6 +278,8 @@ class IsmctsBot(SearchBot):
         self.opponent_model = opponent_model
         self.engine = engine
         self.use_kernel = use_kernel(engine)
+        if (worlds or opponent_split) and not self.use_kernel:
+            raise ValueError("worlds and opponent_split need the compiled kernel (engine='c')")
         if isinstance(pool, bool) or not isinstance(pool, int) or pool < 1:
             raise ValueError(f"pool must be a whole number >= 1, got {pool!r}")
         self.pool = pool
@@ -317,6 +327,8 @@ class IsmctsBot(SearchBot):
         the iterations run. ``advise`` and the game analysis both read it."""
         rng = self.rng(view)
         sampler = self.sampler(view)
+        if self.use_kernel and self.worlds:
+            return self.guessed_stats(view, sampler, rng)
         if self.use_kernel:
             return self.kernel_stats(view_worlds(view, sampler, rng), rng, view.rules)
         root, done = search_tree(
@@ -335,14 +347,52 @@ class IsmctsBot(SearchBot):
         )
         return {code: (child.visits, child.reward) for code, child in root.children.items()}, done
 
+    def guessed_stats(
+        self, view: View, sampler: Sampler, rng: random.Random
+    ) -> tuple[dict[int, tuple[int, float]], int]:
+        """PIMC over searches: ``worlds`` guesses drawn by weight, each searched
+        with every hand fixed (the boneyard's order still chance), their root
+        statistics summed."""
+        total: dict[int, tuple[int, float]] = {}
+        done = 0
+        budget = max(1, (self.iterations or DEFAULT_ITERATIONS) // self.worlds)
+        ends = view.ends or (-1, -1)
+        to_move = view.to_move if view.to_move is not None else view.seat
+        flags = kernel.flags(view.rules, pass_to_end=True)
+        for _ in range(self.worlds):
+            hands, bone = sampler.deal(rng)
+            world = (
+                [tuple(hands)],
+                [sorted(bone)],
+                [],
+                kernel.WORLD_HANDS,
+                ends[0],
+                ends[1],
+                to_move,
+                view.passes_in_row,
+                view.rules.players,
+                flags,
+                view.seat,
+            )
+            stats, n = self.kernel_stats(world, rng, view.rules, budget)
+            done += n
+            for code, (visits, reward) in stats.items():
+                v, r = total.get(code, (0, 0.0))
+                total[code] = (v + visits, r + reward)
+        return total, done
+
     def kernel_stats(
-        self, worlds: tuple[object, ...], rng: random.Random, rules: Rules | None = None
+        self,
+        worlds: tuple[object, ...],
+        rng: random.Random,
+        rules: Rules | None = None,
+        iterations: int | None = None,
     ) -> tuple[dict[int, tuple[int, float]], int]:
         """``search_stats`` on the compiled kernel from the given worlds of a
         round of ``rules`` (which picks the model of play, if any)."""
         done, _nodes, children = kernel.search_ismcts(
             worlds,
-            self.iterations if self.iterations is not None else 2**62,
+            iterations or (self.iterations if self.iterations is not None else 2**62),
             self.seconds or 0.0,
             self.exploration,
             self.eps,
@@ -354,6 +404,7 @@ class IsmctsBot(SearchBot):
             self.opponent_weights,
             self.opponent_coefficients(rules),
             self.playout_coefficients(rules),
+            self.opponent_split,
         )
         return {code: (visits, reward) for code, visits, reward in children}, done
 

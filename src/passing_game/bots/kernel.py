@@ -172,6 +172,7 @@ def search_ismcts(
     opponent_weights: tuple[float, ...] | None = None,
     opponent_model: tuple[float, ...] | None = None,
     playout_model: tuple[float, ...] | None = None,
+    opponent_split: int = 0,
 ) -> tuple[int, int, list[tuple[int, int, float]]]:
     """ISMCTS; ``(iterations run, tree nodes, [(code, visits, summed reward)])``;
     ``weights``: the learned policy's in the playouts, ``opponent_weights`` for
@@ -190,5 +191,6 @@ def search_ismcts(
         opponent_weights,
         opponent_model,
         playout_model,
+        opponent_split,
     )
     return int(done), int(nodes), list(children)
