@@ -361,7 +361,7 @@ class IsmctsBot(SearchBot):
         flags = kernel.flags(view.rules, pass_to_end=True)
         for _ in range(self.worlds):
             hands, bone = sampler.deal(rng)
-            world = (
+            world: tuple[object, ...] = (
                 [tuple(hands)],
                 [sorted(bone)],
                 [],
