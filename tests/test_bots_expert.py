@@ -174,9 +174,25 @@ def test_opponent_split_keeps_the_opponents_statistics_apart_by_their_hands(spli
         assert split_bot.advise(view).values != plain
 
 
+def test_disguise_lets_the_opponents_in_the_tree_answer_guessed_hands_of_ours() -> None:
+    """``disguise=p``: that share of the iterations deals the searcher's hand
+    again from its tiles and the boneyard's, as its opponents would guess it,
+    and teaches only the opponents' choices; the move is still the searcher's
+    own and legal for the hand it holds."""
+    for i, view in enumerate(_views(Rules(players=2), 3, seed=8)):
+        bot = make("expert", seed=i, iterations=3000, disguise=0.5)
+        advice = bot.advise(view)
+        assert advice.move in view.legal_moves()
+        assert set(advice.values) <= set(view.legal_moves())
+        assert advice.values != make("expert", seed=i, iterations=3000).advise(view).values
+
+
 @pytest.mark.parametrize(
     ("options", "message"),
     [
+        ({"disguise": 1.0}, r"disguise must be in \[0, 1\)"),
+        ({"disguise": -0.1}, r"disguise must be in \[0, 1\)"),
+        ({"disguise": 0.3, "engine": "python"}, "need the compiled kernel"),
         ({"worlds": -1}, "worlds must be a whole number"),
         ({"worlds": True}, "worlds must be a whole number"),
         ({"opponent_split": 3}, "opponent_split must be 0, 1 or 2"),

@@ -431,12 +431,13 @@ static double now_seconds(void) {
  * (the walk then ends in a playout). */
 static long ismcts(const Worlds *w, Tree *t, long iterations, double seconds, double exploration,
                    const Pol *pol, const Pol *opp, int relative, double opponent_policy, int split,
-                   Rng *r) {
+                   double disguise, Rng *r) {
     RState s;
     int32_t path[MAX_PATH];
     int moves[MAX_MOVES];
     double u[4];
     uint32_t opp_threshold = eps_threshold(opponent_policy);
+    uint32_t disguise_threshold = eps_threshold(disguise);
     int opp_always = opponent_policy >= 1;
     double deadline = seconds > 0 ? now_seconds() + seconds : 0;
     int seat = w->seat;
@@ -444,11 +445,53 @@ static long ismcts(const Worlds *w, Tree *t, long iterations, double seconds, do
     while (done < iterations) {
         if (seconds > 0 && (done & 63) == 0 && done > 0 && now_seconds() >= deadline) break;
         sample_world(w, r, &s);
+        int mine = side_of(&s, seat);
+        /* A disguised iteration deals the searcher's hand again as its
+         * opponents would guess it (from its tiles and the boneyard's), plays
+         * the searcher's moves by its tree's best mean and updates only the
+         * opponents' statistics: their choices in the tree then answer the
+         * hands the searcher might hold, not the one it holds. */
+        int disguised = disguise_threshold && (uint32_t)(rng_next(r) >> 32) < disguise_threshold;
+        if (disguised) {
+            uint8_t tiles[NTILES];
+            int n = 0, k = popcount(s.hand[seat]);
+            for (uint32_t m = s.hand[seat]; m; m &= m - 1) tiles[n++] = (uint8_t)__builtin_ctz(m);
+            for (int i = s.bpos; i < s.nbone; i++) tiles[n++] = s.bone[i];
+            shuffle_tiles(tiles, n, r);
+            s.hand[seat] = 0;
+            for (int i = 0; i < k; i++) s.hand[seat] |= 1u << tiles[i];
+            for (int i = k; i < n; i++) s.bone[s.bpos + i - k] = tiles[i];
+        }
         int32_t node = 0;
         int np = 0;
         path[np++] = 0;
         while (s.reason == GOING && np < MAX_PATH - 2) {
             int mover = s.to_move;
+            if (disguised && mover == seat) {
+                int n = rules_legal(&s, moves);
+                int32_t best = -1;
+                int best_code = -1;
+                double best_mean = -1e300;
+                for (int i = 0; i < n; i++) {
+                    int32_t c = tree_find(t, node, moves[i]);
+                    if (c >= 0 && t->n[c].visits && t->n[c].reward / t->n[c].visits > best_mean) {
+                        best_mean = t->n[c].reward / t->n[c].visits;
+                        best = c;
+                        best_code = moves[i];
+                    }
+                }
+                if (best < 0) break; /* out of the tree: a playout */
+                rules_apply(&s, best_code);
+                node = best;
+                path[np++] = node;
+                if (best_code == DRAW_CODE) {
+                    int32_t outcome = tree_find(t, node, DRAWN + s.bone[s.bpos - 1]);
+                    if (outcome < 0) break;
+                    node = outcome;
+                    path[np++] = node;
+                }
+                continue;
+            }
             if (opp_threshold && mover != seat &&
                 (opp_always || (uint32_t)(rng_next(r) >> 32) < opp_threshold)) {
                 int code = policy(&s, r, opp);
@@ -525,6 +568,7 @@ static long ismcts(const Worlds *w, Tree *t, long iterations, double seconds, do
         utilities(&s, relative, u);
         for (int i = 0; i < np; i++) {
             Node *x = &t->n[path[i]];
+            if (disguised && (x->side < 0 || x->side == mine)) continue;
             x->visits++;
             if (x->side >= 0) x->reward += u[x->side] / REWARD_SCALE;
         }
@@ -1118,17 +1162,19 @@ done:
 PyDoc_STRVAR(search_ismcts_doc,
 "search_ismcts(hands_pool, bones_pool, cum, mode, left, right, to_move, passes,\n"
 "players, flags, seat, iterations, seconds, exploration, eps, opponent_policy,\n"
-"relative, seed, max_nodes, weights, opponent_weights) -> (iterations run, nodes,\n"
+"relative, seed, max_nodes, weights, opponent_weights, opponent_model,\n"
+"playout_model[, opponent_split[, disguise]]) -> (iterations run, nodes,\n"
 "[(code, visits, reward)])\n\n"
 "Single-observer ISMCTS for ``seat`` (see bots.ismcts); ``weights`` steer the\n"
 "playouts, ``opponent_weights`` the opponents' moves in the tree (None: the\n"
-"heaviest tile). Returns the root's children with their visits and summed\n"
-"rewards (points / 20).");
+"heaviest tile); ``opponent_split`` (0, 1, 2) and ``disguise`` (a share of the\n"
+"iterations) are IsmctsBot's options of those names. Returns the root's\n"
+"children with their visits and summed rewards (points / 20).");
 
 static PyObject *search_ismcts(PyObject *Py_UNUSED(self), PyObject *const *args,
                                Py_ssize_t nargs) {
-    if (nargs != 23 && nargs != 24) {
-        PyErr_SetString(PyExc_TypeError, "search_ismcts takes 23 or 24 arguments");
+    if (nargs < 23 || nargs > 25) {
+        PyErr_SetString(PyExc_TypeError, "search_ismcts takes 23 to 25 arguments");
         return NULL;
     }
     Worlds w;
@@ -1144,16 +1190,19 @@ static PyObject *search_ismcts(PyObject *Py_UNUSED(self), PyObject *const *args,
     unsigned long long seed = PyLong_AsUnsignedLongLongMask(args[17]);
     long max_nodes = PyLong_AsLong(args[18]);
     long split = nargs > 23 ? PyLong_AsLong(args[23]) : 0;
+    double disguise = nargs > 24 ? PyFloat_AsDouble(args[24]) : 0.0;
     if (PyErr_Occurred() || relative < 0) goto done;
     if (w.base.to_move != w.seat) {
         PyErr_SetString(PyExc_ValueError, "the searching seat is not to move");
         goto done;
     }
     if (iterations < 1 || max_nodes < 16 || max_nodes > 200000000 || !(exploration >= 0) ||
-        !(opponent_policy >= 0 && opponent_policy <= 1)) {
+        !(opponent_policy >= 0 && opponent_policy <= 1) || split < 0 || split > 2 ||
+        !(disguise >= 0 && disguise < 1)) {
         PyErr_SetString(PyExc_ValueError,
-                        "need iterations >= 1, max_nodes >= 16, exploration >= 0 and "
-                        "opponent_policy in [0, 1]");
+                        "need iterations >= 1, max_nodes >= 16, exploration >= 0, "
+                        "opponent_policy in [0, 1], opponent_split 0, 1 or 2 and disguise "
+                        "in [0, 1)");
         goto done;
     }
     t.limit = (int32_t)max_nodes;
@@ -1171,7 +1220,7 @@ static PyObject *search_ismcts(PyObject *Py_UNUSED(self), PyObject *const *args,
     long done_iterations;
     Py_BEGIN_ALLOW_THREADS
     done_iterations = ismcts(&w, &t, iterations, seconds, exploration, &pol, &opp, relative,
-                             opponent_policy, (int)split, &r);
+                             opponent_policy, (int)split, disguise, &r);
     Py_END_ALLOW_THREADS
     PyObject *children = PyList_New(0);
     if (!children) goto done;

@@ -93,6 +93,9 @@ FROZEN: dict[str, tuple[str, dict[str, Any]]] = {
             "opponent_weights": None,
             "opponent_model": None,
             "playout_model": None,
+            "worlds": 0,
+            "opponent_split": 0,
+            "disguise": 0.0,
         },
     ),
     # The ``expert`` level of commit 562b7ae (issue 16's, P39): the same search
@@ -117,6 +120,9 @@ FROZEN: dict[str, tuple[str, dict[str, Any]]] = {
             "opponent_weights": None,
             "opponent_model": None,
             "playout_model": None,
+            "worlds": 0,
+            "opponent_split": 0,
+            "disguise": 0.0,
         },
     ),
 }

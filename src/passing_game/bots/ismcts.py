@@ -224,6 +224,15 @@ class IsmctsBot(SearchBot):
     ``opponent_model="fitted"`` draws the opponents' moves in the tree that
     follow a policy from the model too. Elsewhere the heaviest-tile policy
     plays; each excludes the learned policy's weights for the same moves.
+
+    Three variants of the search, measured and not the level's (P69; each
+    needs the compiled kernel): ``worlds=K`` searches K guesses drawn by
+    weight one by one, every hand fixed in each (PIMC over searches), and
+    sums their root statistics; ``opponent_split=1`` keeps an opponent's
+    statistics in the tree apart by how many of its tiles fit (``2``: per
+    end); ``disguise=p`` deals the searcher's own hand again in that share
+    of the iterations, as its opponents would guess it, and lets those
+    iterations teach only the opponents' choices.
     """
 
     name: ClassVar[str] = "ismcts"
@@ -247,11 +256,15 @@ class IsmctsBot(SearchBot):
         playout_model: str | None = None,
         worlds: int = 0,
         opponent_split: int = 0,
+        disguise: float = 0.0,
     ) -> None:
         super().__init__(seed)
         if opponent_split not in (0, 1, 2) or isinstance(opponent_split, bool):
             raise ValueError(f"opponent_split must be 0, 1 or 2, got {opponent_split!r}")
         self.opponent_split = opponent_split
+        if not 0.0 <= disguise < 1.0:
+            raise ValueError(f"disguise must be in [0, 1), got {disguise!r}")
+        self.disguise = float(disguise)
         if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 0:
             raise ValueError(f"worlds must be a whole number >= 0, got {worlds!r}")
         self.worlds = worlds
@@ -278,8 +291,10 @@ class IsmctsBot(SearchBot):
         self.opponent_model = opponent_model
         self.engine = engine
         self.use_kernel = use_kernel(engine)
-        if (worlds or opponent_split) and not self.use_kernel:
-            raise ValueError("worlds and opponent_split need the compiled kernel (engine='c')")
+        if (worlds or opponent_split or disguise) and not self.use_kernel:
+            raise ValueError(
+                "worlds, opponent_split and disguise need the compiled kernel (engine='c')"
+            )
         if isinstance(pool, bool) or not isinstance(pool, int) or pool < 1:
             raise ValueError(f"pool must be a whole number >= 1, got {pool!r}")
         self.pool = pool
@@ -405,6 +420,7 @@ class IsmctsBot(SearchBot):
             self.opponent_coefficients(rules),
             self.playout_coefficients(rules),
             self.opponent_split,
+            self.disguise,
         )
         return {code: (visits, reward) for code, visits, reward in children}, done
 

@@ -173,6 +173,7 @@ def search_ismcts(
     opponent_model: tuple[float, ...] | None = None,
     playout_model: tuple[float, ...] | None = None,
     opponent_split: int = 0,
+    disguise: float = 0.0,
 ) -> tuple[int, int, list[tuple[int, int, float]]]:
     """ISMCTS; ``(iterations run, tree nodes, [(code, visits, summed reward)])``;
     ``weights``: the learned policy's in the playouts, ``opponent_weights`` for
@@ -192,5 +193,6 @@ def search_ismcts(
         opponent_model,
         playout_model,
         opponent_split,
+        disguise,
     )
     return int(done), int(nodes), list(children)
