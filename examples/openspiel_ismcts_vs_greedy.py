@@ -25,7 +25,7 @@ from rich.console import Console
 
 from passing_game.arena import report
 from passing_game.arena.runner import ArenaConfig, bot_specs, run
-from passing_game.arena.stats import summarize
+from passing_game.arena.summary import summarize
 from passing_game.rl.openspiel_bot import register_bot
 from passing_game.rules import Rules
 

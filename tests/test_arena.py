@@ -37,16 +37,15 @@ from passing_game.arena.runner import (
 )
 from passing_game.arena.stats import (
     Sprt,
-    SprtMonitor,
     bootstrap_ratings,
     bradley_terry,
     elo_from_score,
     mean_ci,
     ratio_ci,
     score_from_elo,
-    summarize,
     wilson,
 )
+from passing_game.arena.summary import SprtMonitor, summarize
 from passing_game.bots import BOTS
 from passing_game.moves import Move, Pass, Play
 from passing_game.views import View

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from passing_game.bench import beliefs
+from passing_game.bench import beliefs, beliefs_report
 from passing_game.bots import make
 from passing_game.bots.sampling import BONEYARD, Sampler, uniform_marginals
 from passing_game.cli import main
@@ -123,9 +123,9 @@ def test_summaries_and_the_markdown_block(tmp_path: Path) -> None:
     assert summary["uniform (trust=1, heavy=0)"].worse == 0.0
     assert set(summary) == {m.label for m in beliefs.MODELS}
     path = tmp_path / "STRENGTH.md"
-    begin, end, _pattern = beliefs.markers("greedy", 2)
+    begin, end, _pattern = beliefs_report.markers("greedy", 2)
     path.write_text(f"# S\n\n{begin}\nold\n{end}\n\ntail\n", encoding="utf-8")
-    beliefs.write_markdown(path, result)
+    beliefs_report.write_markdown(path, result)
     text = path.read_text(encoding="utf-8")
     assert "old" not in text and "tail" in text and text.count(begin) == 1
     assert "| hard (trust=0.05, heavy=1.0) |" in text
@@ -147,7 +147,7 @@ def test_command_writes_one_block_per_opponent(tmp_path: Path) -> None:
         assert "gain / position" in out.output
     text = path.read_text(encoding="utf-8")
     for opponent in ("greedy", "random"):
-        begin, end, _pattern = beliefs.markers(opponent, 2)
+        begin, end, _pattern = beliefs_report.markers(opponent, 2)
         assert text.count(begin) == 1 and text.count(end) == 1
     assert "bench --beliefs --positions 8 --players 2 --opponent greedy --seed 0 --pool 30" in text
 

@@ -4,7 +4,7 @@ A tiny ladder of fast agents (``random``, ``greedy`` and the Python example
 program, which plays as ``greedy`` does) stands for the long one: every pair
 must meet on each deal from both seats (the schedule's duplicate property,
 and two agents that play alike must come out exactly even), and every
-interval must be the arena's own (``stats.summarize``, ``stats.ratio_ci``
+interval must be the arena's own (``summary.summarize``, ``stats.ratio_ci``
 over deals), checked against a computation by hand. The command is run end
 to end; bad input is refused with a usage error before any game; Ctrl-C
 reports what was finished.
@@ -34,7 +34,8 @@ from passing_game.arena import agents as ladder_agents
 from passing_game.arena.agents import SAME_AS, Agent, LadderError, gather, read_file
 from passing_game.arena.ladder import build, document, field_net, measure
 from passing_game.arena.runner import game_specs, run
-from passing_game.arena.stats import mean_ci, summarize
+from passing_game.arena.stats import mean_ci
+from passing_game.arena.summary import summarize
 from passing_game.bots import FROZEN, LEVELS, fair_names, is_cheating, kernel, make
 from passing_game.views import View
 

@@ -20,7 +20,7 @@ from passing_game.rules import Rules
 from passing_game.tiles import Tile
 
 pytest.importorskip("numpy")
-from passing_game.arena.stats import summarize
+from passing_game.arena.summary import summarize
 
 ROOT = Path(__file__).resolve().parents[1]
 BAD = Path(__file__).with_name("outside_bad_bot.py")

@@ -17,7 +17,6 @@ from passing_game.bots.playmodel import (
     FEATURES,
     FITTED,
     PASS_KEY,
-    Reader,
     check_coefficients,
     decision_log_prob,
     decisions,
@@ -25,6 +24,7 @@ from passing_game.bots.playmodel import (
     log_prob,
     option_features,
 )
+from passing_game.bots.reader import Reader
 from passing_game.bots.sampling import Sampler, uniform_marginals
 from passing_game.moves import DRAW, PASS, Play
 from passing_game.round import Round

@@ -4,7 +4,7 @@ A ladder is an arena run (``runner``) of all its agents with two seats (or
 two teams of four players): the schedule (``schedule.seatings``) then
 holds every pair of agents in both orders, and each block's deal is the
 same for all of them, so every pair plays each deal from both seats. Its
-statistics are the arena's (``stats.summarize``, ``stats.ratio_ci``, over
+statistics are the arena's (``summary.summarize``, ``stats.ratio_ci``, over
 complete blocks): an agent's net points a round against the field (its
 side's points minus its opponent's, over all its rounds) and its points
 won a round, each with a t interval over deals, and every pair's net
@@ -27,14 +27,8 @@ from passing_game import __version__
 from passing_game.arena.agents import Agent, LadderError
 from passing_game.arena.runner import ArenaConfig, ArenaError, GameOutcome, bot_specs
 from passing_game.arena.schedule import blocks_needed, seatings
-from passing_game.arena.stats import (
-    Interval,
-    Summary,
-    bot_sides,
-    complete_blocks,
-    ratio_ci,
-    summarize,
-)
+from passing_game.arena.stats import Interval, ratio_ci
+from passing_game.arena.summary import Summary, bot_sides, complete_blocks, summarize
 from passing_game.rules import Rules
 
 #: The version of the ladder's JSON document (``document``; web/ladder/model.py reads it).
@@ -121,7 +115,7 @@ class AgentResult:
     rounds: int
     #: Its side's points minus its opponent's, a round (t interval over deals).
     net: Interval
-    #: Its side's points a round (``stats.BotStats.points_per_round``).
+    #: Its side's points a round (``summary.BotStats.points_per_round``).
     points: Interval
     round_wins: Interval
     seconds_per_move: float
@@ -130,7 +124,7 @@ class AgentResult:
 
 @dataclass(frozen=True)
 class PairResult:
-    """Agent ``a`` against agent ``b`` (``stats.HeadToHead``)."""
+    """Agent ``a`` against agent ``b`` (``summary.HeadToHead``)."""
 
     a: str
     b: str

@@ -18,7 +18,8 @@ from rich.text import Text
 
 from passing_game.arena.outside import fault_line
 from passing_game.arena.runner import GameOutcome
-from passing_game.arena.stats import Interval, Summary
+from passing_game.arena.stats import Interval
+from passing_game.arena.summary import Summary
 
 DASH = "–"
 NAN = float("nan")

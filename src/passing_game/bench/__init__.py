@@ -9,10 +9,11 @@
 * ``suite``: runs the engines alternately (ABCABC...) and takes medians;
 * ``report``: the rich table, the Markdown table and the targets of issue 4;
 * ``beliefs`` (``bench --beliefs``, issue 16): the log-likelihood of the
-  true hidden hands under the search bots' beliefs, against uniform.
+  true hidden hands under the search bots' beliefs, against uniform;
+  ``beliefs_report``: its tables and Markdown block.
 
 Importing this package loads only the standard library: the peers are
-imported inside their drivers, rich only by ``report``.
+imported inside their drivers, rich only by ``report`` and ``beliefs_report``.
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ the expert's own play) the hand-made model gives way to policy-based
 inference: a deal is weighted by the probability of every decision the
 others made (plays, draws and passes alike, the lead included) under that
 model of their play, for the hands the deal gives them then
-(``playmodel.Reader``).
+(``reader.Reader``).
 
 Deals are drawn by sampling-importance-resampling: a pool of uniform deals
 is weighted once, then each guess is drawn from the pool by weight. The
@@ -43,7 +43,8 @@ from bisect import bisect_right
 from itertools import accumulate
 
 from passing_game.bots.knowledge import Knowledge, read
-from passing_game.bots.playmodel import Reader, check_coefficients, decisions, fitted_for
+from passing_game.bots.playmodel import check_coefficients, decisions, fitted_for
+from passing_game.bots.reader import Reader
 from passing_game.state import State
 from passing_game.tiles import BIT, PIPS, bits
 from passing_game.views import View

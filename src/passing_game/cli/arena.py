@@ -238,7 +238,8 @@ def arena_command(
 
     # The statistics (scipy) load only once the setup is known to be good.
     from passing_game.arena import report
-    from passing_game.arena.stats import Sprt, SprtMonitor, summarize
+    from passing_game.arena.stats import Sprt
+    from passing_game.arena.summary import SprtMonitor, summarize
 
     try:
         test = Sprt(elo0, elo1, alpha, beta) if sprt else None

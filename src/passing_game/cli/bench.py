@@ -249,7 +249,7 @@ def _bench_beliefs(
 ) -> None:
     from rich.console import Console
 
-    from passing_game.bench import beliefs
+    from passing_game.bench import beliefs, beliefs_report
 
     words = ["passing-game", "bench", "--beliefs", "--positions", str(positions)]
     words += ["--players", str(players), "--opponent", opponent, "--seed", str(seed)]
@@ -272,7 +272,7 @@ def _bench_beliefs(
         )
     except beliefs.BeliefsError as exc:
         raise click.ClickException(str(exc)) from exc
-    beliefs.render(result, Console())
+    beliefs_report.render(result, Console())
     if markdown_file is not None:
-        beliefs.write_markdown(markdown_file, result)
+        beliefs_report.write_markdown(markdown_file, result)
         click.echo(f"Wrote {markdown_file}", err=True)
