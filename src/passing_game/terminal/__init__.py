@@ -2,9 +2,9 @@
 
 Everything here talks through plain lines of text on stdin/stdout (``rich``
 only adds colour when stdout is a terminal), so a script can drive a game.
-``render`` draws, ``game`` runs a match against bots, ``replay`` steps
-through a saved record; what they say is ``passing_game.words``', shared
-with the web.
+``render`` draws, ``game`` runs a match against bots (``typed`` reads what
+the person types into a move), ``replay`` steps through a saved record; what
+they say is ``passing_game.words``', shared with the web.
 """
 
 from __future__ import annotations

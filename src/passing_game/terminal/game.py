@@ -7,7 +7,6 @@ goes through one place that saves the record when asked, so nothing is lost.
 
 from __future__ import annotations
 
-import re
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -20,24 +19,20 @@ from rich.text import Text
 from passing_game import bots as bot_registry
 from passing_game import words
 from passing_game.bots import Bot
-from passing_game.errors import ParseError
 from passing_game.i18n import _, format_list, ngettext
 from passing_game.match import Match
-from passing_game.moves import PASS, Draw, End, Move, Pass, Play, parse_move
+from passing_game.moves import PASS, Draw, Move, Play
 from passing_game.records import dump_record
 from passing_game.round import RoundResult
 from passing_game.rules import Rules
-from passing_game.terminal import render
+from passing_game.terminal import render, typed
 from passing_game.terminal.render import Glyphs
 from passing_game.tiles import Tile
 from passing_game.views import View
-from passing_game.words import Seats, needs_end, tile_text
+from passing_game.words import Seats
 
 #: The name the person's seat carries in a saved record.
 HUMAN_NAME = "human"
-
-_NUMBER_END = re.compile(r"^(\d+)\s*(l|r|<|>|left|right)?$")
-_END_NUMBER = re.compile(r"^(l|r|<|>)\s*(\d+)$")
 
 
 class Quit(Exception):
@@ -105,16 +100,6 @@ def fair_bot_names() -> list[str]:
     """Bots a person may play against: every one that plays from a view (R9)."""
     fair: Callable[[], list[str]] = getattr(bot_registry, "fair_names", bot_registry.names)
     return fair()
-
-
-def move_keys(move: Move, view: View) -> str:
-    """What to type for ``move``: ``4``, ``4r``, ``d`` or ``p``."""
-    if isinstance(move, Play):
-        number = view.hand.index(move.tile) + 1
-        if needs_end(move.tile, view.ends):
-            return f"{number}{'l' if move.end == 'left' else 'r'}"
-        return str(number)
-    return "d" if isinstance(move, Draw) else "p"
 
 
 def generic_reason(move: Move, view: View) -> str:
@@ -397,17 +382,6 @@ class TerminalGame:
         ):
             self.say(_("No tile of yours fits either end."), style="yellow")
 
-    def prompt_text(self, legal: Sequence[Move], size: int) -> str:
-        parts = []
-        if any(isinstance(m, Play) for m in legal):
-            parts.append(_("1-{n} play").format(n=size) if size > 1 else _("1 play"))
-        if any(isinstance(m, Draw) for m in legal):
-            parts.append(_("d draw"))
-        if any(isinstance(m, Pass) for m in legal):
-            parts.append(_("p pass"))
-        parts += [_("h hint"), _("? help"), _("q quit")]
-        return _("Your move ({choices}): ").format(choices=_(", ").join(parts))
-
     def human_turn(self) -> None:
         view = self.match.view(self.seat)
         self.show_board(view)
@@ -417,164 +391,43 @@ class TerminalGame:
             self.apply(self.seat, PASS)
             return
         while True:
-            move = self.interpret(self.ask(self.prompt_text(legal, len(view.hand))), view)
+            move = self.interpret(self.ask(typed.move_prompt(legal, len(view.hand))), view)
             if move is not None:
                 break
         self.apply(self.seat, move)
 
     def interpret(self, text: str, view: View) -> Move | None:
-        """Turn a typed line into a legal move, or explain and return ``None``."""
-        word = text.strip().lower()
-        rnd = self.match.round
-        if not word:
-            self.say(
-                _("Type the number of a tile to play it, d to draw or p to pass (? for help)."),
-                style="yellow",
-            )
-            return None
-        if word in ("?", "help", _("help")):
-            self.show_help(view)
-            return None
-        if word in ("h", "hint", _("hint")):
-            self.show_hint(view)
-            return None
-        if word in ("q", "quit", "exit", _("quit")):
+        """Turn a typed line into a legal move, or answer it and return ``None``."""
+        reading = typed.read_move(text, view, self.match.round.why_illegal)
+        if isinstance(reading, typed.Refusal):
+            self.say(reading.text, style="yellow")
+        elif isinstance(reading, typed.AskEnd):
+            return self.ask_end(reading.tile, reading.ends)
+        elif reading == "quit":
             raise Quit("quit")
-        if word in ("b", "board", _("board")):
+        elif reading == "help":
+            self.show_help(view)
+        elif reading == "hint":
+            self.show_hint(view)
+        elif reading == "board":
             self.show_board(view)
-            return None
-        if word in ("s", "score", "scores", _("scores")):
+        elif reading == "scores":
             self.say(*render.score_pad(self.match.results, self.seats, view.rules.target, self.g))
-            return None
-        if word in ("d", "draw", _("draw")):
-            return self.checked(Draw())
-        if word in ("p", "pass", _("pass")):
-            return self.checked(Pass())
-        number_end = _NUMBER_END.match(word)
-        end_number = _END_NUMBER.match(word)
-        if number_end or end_number:
-            if number_end:
-                number, end = int(number_end.group(1)), number_end.group(2)
-            else:
-                assert end_number is not None
-                number, end = int(end_number.group(2)), end_number.group(1)
-            return self.pick_tile(number, end, view)
-        try:
-            picked = Tile.parse(text)
-        except ParseError:
-            pass
         else:
-            if picked in view.hand:
-                return self.pick_tile(view.hand.index(picked) + 1, None, view)
-            self.say(_("You don't hold {tile}.").format(tile=tile_text(picked)), style="yellow")
-            return None
-        try:
-            move = parse_move(text)
-        except ParseError:
-            self.say(
-                _(
-                    "I don't understand “{text}”. Type a tile number (1-{n}), d to draw, "
-                    "p to pass, h for a hint or ? for help."
-                ).format(text=text, n=len(view.hand)),
-                style="yellow",
-            )
-            return None
-        if isinstance(move, Play) and move.tile not in view.hand:
-            self.say(
-                _("You don't hold {tile}.").format(tile=tile_text(move.tile)),
-                style="yellow",
-            )
-            return None
-        reason = rnd.why_illegal(move)
-        if reason is not None:
-            self.say(_("Not allowed: {reason}.").format(reason=reason), style="yellow")
-            return None
-        return move
-
-    def checked(self, move: Move) -> Move | None:
-        """``move`` if legal now, else ``None`` after saying why."""
-        reason = self.match.round.why_illegal(move)
-        if reason is None:
-            return move
-        if isinstance(move, Draw):
-            self.say(
-                _("You cannot draw: only the 2 locked tiles are left in the boneyard."),
-                style="yellow",
-            )
-        else:
-            self.say(_("Not allowed: {reason}.").format(reason=reason), style="yellow")
+            return reading
         return None
-
-    def pick_tile(self, number: int, end: str | None, view: View) -> Move | None:
-        hand = view.hand
-        if not 1 <= number <= len(hand):
-            self.say(
-                _("There is no tile {number}: your tiles are numbered 1 to {n}.").format(
-                    number=number, n=len(hand)
-                ),
-                style="yellow",
-            )
-            return None
-        tile = hand[number - 1]
-        ends = view.ends
-        shown = tile_text(tile)
-        if ends is None:
-            return Play(tile, "left")
-        fits_left, fits_right = tile.has(ends[0]), tile.has(ends[1])
-        if not (fits_left or fits_right):
-            self.say(
-                _("{tile} does not fit: the open ends show {left} and {right}.").format(
-                    tile=shown, left=ends[0], right=ends[1]
-                ),
-                style="yellow",
-            )
-            return None
-        if end is not None:
-            side: End = "left" if end in ("l", "<", "left") else "right"
-            if (side == "left" and not fits_left) or (side == "right" and not fits_right):
-                number_shown = ends[0] if side == "left" else ends[1]
-                text = (
-                    _("{tile} does not fit the left end, which shows {number}.")
-                    if side == "left"
-                    else _("{tile} does not fit the right end, which shows {number}.")
-                )
-                self.say(text.format(tile=shown, number=number_shown), style="yellow")
-                return None
-            return Play(tile, side)
-        if not needs_end(tile, ends):
-            return Play(tile, "left" if fits_left else "right")
-        return self.ask_end(tile, ends)
 
     def ask_end(self, tile: Tile, ends: tuple[int, int]) -> Move | None:
         """Ask left or right for a tile that fits both ends differently (R4.2)."""
-        left_after = (tile.other(ends[0]), ends[1])
-        right_after = (ends[0], tile.other(ends[1]))
-        self.say(
-            _(
-                "{tile} fits both ends: on the left the ends become {l1} and {l2}, "
-                "on the right {r1} and {r2}."
-            ).format(
-                tile=tile_text(tile),
-                l1=left_after[0],
-                l2=left_after[1],
-                r1=right_after[0],
-                r2=right_after[1],
-            )
-        )
+        self.say(typed.both_ends_text(tile, ends))
         while True:
-            answer = self.ask(_("Left or right? (l/r, c to choose again): ")).lower()
-            if answer in ("l", "<", "left", _("left")):
-                return Play(tile, "left")
-            if answer in ("r", ">", "right", _("right")):
-                return Play(tile, "right")
-            if answer in ("c", "cancel", _("cancel"), ""):
-                return None
-            if answer in ("q", "quit", _("quit")):
+            answer = typed.read_end(self.ask(_("Left or right? (l/r, c to choose again): ")), tile)
+            if isinstance(answer, typed.Refusal):
+                self.say(answer.text, style="yellow")
+            elif answer == "quit":
                 raise Quit("quit")
-            self.say(
-                _("Type l for the left end, r for the right end, or c to choose again."),
-                style="yellow",
-            )
+            else:
+                return None if answer == "cancel" else answer
 
     def show_hint(self, view: View) -> None:
         """Ask the adviser bot; its own reason if it can explain, else a generic one."""
@@ -592,23 +445,13 @@ class TerminalGame:
             self.say(_("No hint is available right now."), style="yellow")
             return
         text = _("Hint ({bot}): {move} (type {keys}).").format(
-            bot=name, move=words.advice_words(move, view.ends), keys=move_keys(move, view)
+            bot=name, move=words.advice_words(move, view.ends), keys=typed.move_keys(move, view)
         )
         self.say(render.with_minus(f"{text} {reason}", self.g), style="green")
 
     def show_help(self, view: View) -> None:
         n = len(view.hand)
-        rows = [
-            ("3", _("play tile 3 of your hand (asks left or right only when it matters)")),
-            ("3l, 3r", _("play tile 3 on the left or the right end")),
-            ("L3-5", _("moves in notation work too: R3-5, draw, pass")),
-            ("d", _("draw a tile from the boneyard (never the last 2, they are locked)")),
-            ("p", _("pass your turn")),
-            ("h", _("ask the computer for a hint")),
-            ("b", _("show the board again")),
-            ("s", _("show the score pad")),
-            ("q", _("quit (the game is saved if you gave --save)")),
-        ]
+        rows = typed.help_rows()
         self.say(Text(_("Your tiles are numbered 1 to {n}. You can type:").format(n=n)))
         width = max(len(key) for key, _text in rows)
         for key, text in rows:
