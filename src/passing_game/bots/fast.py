@@ -52,13 +52,20 @@ def seed_from(rng: random.Random) -> int:
 def view_worlds(view: View, sampler: Sampler, rng: random.Random) -> tuple[Any, ...]:
     """The kernel's world arguments for a fair bot: guesses from ``sampler``."""
     mode, hands, bones, cum = sampler.kernel_pool(rng)
+    return (hands, bones, cum, mode, *_view_position(view))
+
+
+def guess_world(view: View, hands: list[int], bone: list[int]) -> tuple[Any, ...]:
+    """The kernel's world arguments for one guess of ``view``'s hidden tiles:
+    every hand fixed, the boneyard's order chance (``kernel.WORLD_HANDS``)."""
+    return ([tuple(hands)], [sorted(bone)], [], kernel.WORLD_HANDS, *_view_position(view))
+
+
+def _view_position(view: View) -> tuple[Any, ...]:
+    """The public position of ``view`` as the kernel's world arguments end."""
     ends = view.ends or (-1, -1)
     to_move = view.to_move if view.to_move is not None else view.seat
     return (
-        hands,
-        bones,
-        cum,
-        mode,
         ends[0],
         ends[1],
         to_move,

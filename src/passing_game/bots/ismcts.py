@@ -49,7 +49,7 @@ from typing import ClassVar
 
 from passing_game.bots import kernel
 from passing_game.bots.explain import Advice, SearchBot
-from passing_game.bots.fast import MAX_NODES, seed_from, use_kernel, view_worlds
+from passing_game.bots.fast import MAX_NODES, guess_world, seed_from, use_kernel, view_worlds
 from passing_game.bots.playmodel import REFITTED, fitted_for
 from passing_game.bots.policy import check_weights, model_move, playout, policy_move
 from passing_game.bots.sampling import Sampler, check_trust, tuned_model
@@ -370,26 +370,12 @@ class IsmctsBot(SearchBot):
         statistics summed."""
         total: dict[int, tuple[int, float]] = {}
         done = 0
-        budget = max(1, (self.iterations or DEFAULT_ITERATIONS) // self.worlds)
-        ends = view.ends or (-1, -1)
-        to_move = view.to_move if view.to_move is not None else view.seat
-        flags = kernel.flags(view.rules, pass_to_end=True)
+        budget = max(1, self.iterations // self.worlds) if self.iterations else None
+        seconds = self.seconds / self.worlds if self.seconds else None
         for _ in range(self.worlds):
             hands, bone = sampler.deal(rng)
-            world: tuple[object, ...] = (
-                [tuple(hands)],
-                [sorted(bone)],
-                [],
-                kernel.WORLD_HANDS,
-                ends[0],
-                ends[1],
-                to_move,
-                view.passes_in_row,
-                view.rules.players,
-                flags,
-                view.seat,
-            )
-            stats, n = self.kernel_stats(world, rng, view.rules, budget)
+            world = guess_world(view, hands, bone)
+            stats, n = self.kernel_stats(world, rng, view.rules, budget, seconds)
             done += n
             for code, (visits, reward) in stats.items():
                 v, r = total.get(code, (0, 0.0))
@@ -402,13 +388,15 @@ class IsmctsBot(SearchBot):
         rng: random.Random,
         rules: Rules | None = None,
         iterations: int | None = None,
+        seconds: float | None = None,
     ) -> tuple[dict[int, tuple[int, float]], int]:
         """``search_stats`` on the compiled kernel from the given worlds of a
-        round of ``rules`` (which picks the model of play, if any)."""
+        round of ``rules`` (which picks the model of play, if any); ``iterations``
+        and ``seconds`` replace the bot's budget (one guess's share of it)."""
         done, _nodes, children = kernel.search_ismcts(
             worlds,
             iterations or (self.iterations if self.iterations is not None else 2**62),
-            self.seconds or 0.0,
+            seconds or self.seconds or 0.0,
             self.exploration,
             self.eps,
             self.opponent_policy,
