@@ -25,7 +25,7 @@ require_module("starlette")
 require_module("playwright")
 require_module("openskill")
 
-from playwright.sync_api import Browser, Page, expect  # noqa: E402
+from playwright.sync_api import Browser, Page, Route, expect  # noqa: E402
 
 from browser_helpers import (  # noqa: E402
     PASSWORD,
@@ -240,3 +240,46 @@ def test_a_guest_keeps_the_table_signs_out_changes_the_password_and_deletes(
     # The browser logs the refused requests (401) it was asked to make; nothing else.
     assert [e for e in errors if "status of 401" not in e] == [], errors
     context.close()
+
+
+def test_a_late_guest_answer_does_not_sign_a_new_account_out(
+    browser: Browser, site: Server
+) -> None:
+    """The page's first GET /api/account may answer (as a guest) only after a sign-up
+    made meanwhile: the account stays signed in, as the newer loads said."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors = watch_errors(page)
+    held: list[Route] = []
+    holding = [True]
+
+    def hold(route: Route) -> None:
+        if holding[0] and route.request.method == "GET":
+            held.append(route)
+        else:
+            route.continue_()
+
+    # The page's asking as it opens is kept back; the sign-up's own goes through.
+    page.route(re.compile(r"/api/account$"), hold)
+    page.goto(site.url("/"))
+    page.locator("#create-button").wait_for()
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    page.wait_for_timeout(200)  # nothing else asks who is signed in (one place says it)
+    assert len(held) == 1
+    holding[0] = False
+    sign_up(page, "Late")
+    for route in held:
+        with page.expect_event("requestfinished", lambda r, route=route: r is route.request):
+            # A guest's answer as the server gives it (the token another guest's).
+            route.fulfill(json={"user": None, "csrf": "a-guest-token", "min_password": 10})
+    page.wait_for_timeout(500)  # the answer read and, were it taken, drawn
+    expect(page.locator("#account-button")).to_contain_text("Late")
+    assert page.evaluate("() => S.wsOpen")
+    # The page's token is still the session's: a change (signing out) is accepted.
+    open_account(page)
+    page.click("#acc-signout")
+    expect(page.locator("#account-button")).to_contain_text("Sign in")
+    assert errors == []
+    page.close()

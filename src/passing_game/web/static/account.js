@@ -30,6 +30,7 @@ const ACCOUNT = {
   pool: "2",
   version: 0, // bumped whenever the dialog's content changes
   view: null, // {version, node}: the dialog as last built (kept so typing survives a render)
+  epoch: 0, // sign-ins and sign-outs so far (accountLoad)
 };
 
 ICONS.user = "M12 12a4.5 4.5 0 1 0 0-9 4.5 4.5 0 0 0 0 9zM3.5 21a8.5 8.5 0 0 1 17 0";
@@ -95,9 +96,14 @@ export async function accountEnded(msg) {
 }
 
 export async function accountLoad(resume = true) {
+  // A load sent before the latest sign-in or sign-out is not heard: the page's first
+  // load may answer (as a guest) after a sign-up made meanwhile, and must not sign
+  // the account out again. Loads of one epoch are all heard, in the order they come,
+  // as the browser keeps the cookie of the last answer that came.
+  const epoch = ACCOUNT.epoch;
   try {
     const { ok, data } = await accountFetch("/api/account");
-    if (!ok) return;
+    if (!ok || epoch !== ACCOUNT.epoch) return;
     ACCOUNT.csrf = data.csrf;
     ACCOUNT.minPassword = data.min_password || ACCOUNT.minPassword;
     ACCOUNT.user = data.user;
@@ -178,6 +184,7 @@ async function submitSign(kind) {
 
 async function signedIn(data, say) {
   ACCOUNT.user = data.user;
+  ACCOUNT.epoch += 1;
   ACCOUNT.busy = false;
   ACCOUNT.form = {};
   ACCOUNT.panel = null;
@@ -206,6 +213,7 @@ async function signOut() {
   const { ok, data } = await accountPost("/api/account/signout", {});
   if (!ok) return failed(data);
   ACCOUNT.user = null;
+  ACCOUNT.epoch += 1;
   ACCOUNT.seats = {};
   ACCOUNT.panel = null;
   ACCOUNT.games = null;
@@ -240,6 +248,7 @@ async function submitDelete() {
   ACCOUNT.busy = false;
   ACCOUNT.form = {};
   ACCOUNT.user = null;
+  ACCOUNT.epoch += 1;
   ACCOUNT.seats = {};
   ACCOUNT.panel = null;
   S.lobbyRated = false;

@@ -26,7 +26,7 @@ export const Quick = {
   pending: false, // "Play now" pressed while the socket was still connecting
   queue: null, // the last queue frame while waiting, with `at` (its arrival, performance.now())
   ticker: null,
-  user: undefined, // the signed-in person from /api/account (null: a guest)
+  user: undefined, // the signed-in person as account.js last said (null: a guest; undefined: not yet known)
   tables: null, // GET /api/tables/public
   daily: null, // GET /api/daily[/DAY]
   dailyDay: null, // the day shown (null: today)
@@ -87,12 +87,12 @@ Quick.refresh = async function (force) {
   Quick.loading = true;
   Quick.fetchedAt = performance.now();
   const day = Quick.dailyDay ? "/" + encodeURIComponent(Quick.dailyDay) : "";
-  const [account, tables, daily] = await Promise.allSettled([
-    quickFetch("/api/account"), quickFetch("/api/tables/public"), quickFetch("/api/daily" + day),
+  // Who is signed in is account.js's to say ("passing-game:account" below): a second
+  // asking here could answer late, as a guest, after a sign-in.
+  const [tables, daily] = await Promise.allSettled([
+    quickFetch("/api/tables/public"), quickFetch("/api/daily" + day),
   ]);
   Quick.loading = false;
-  if (account.status === "fulfilled") Quick.user = account.value.user || null;
-  else if (Quick.user === undefined) Quick.user = null;
   if (tables.status === "fulfilled") Quick.tables = tables.value.tables || [];
   if (daily.status === "fulfilled") Quick.daily = daily.value;
   if (!S.code) changed();
