@@ -212,3 +212,38 @@ def test_the_fit_reads_the_experts_passes() -> None:
         assert with_fit < without == 0.0  # no six and no draw: the pass is the only option
         gaps.append(without - with_fit)
     assert gaps[1] < gaps[0]
+
+
+def pool_weights(sampler: Sampler) -> list[float]:
+    _mode, _hands, _bones, cum = sampler.kernel_pool(random.Random(5))
+    return [b - a for a, b in zip([0.0, *cum[:-1]], cum, strict=True)]
+
+
+@pytest.mark.parametrize("model", ["fitted", None])
+def test_belief_is_a_power_on_every_guess_weight(model: str | None) -> None:
+    """R4.4: seat 1 passed on 6|6. ``belief`` b weighs each guessed deal by its
+    likelihood to the power b: the same deals, their weights' ratios powered."""
+    view = opening(PASS).view(0)
+    plain = pool_weights(Sampler(view, pool=60, model=model))
+    assert len(set(plain)) > 1  # the pass is evidence: the deals differ
+    for belief in (0.5, 2.0):
+        powered = pool_weights(Sampler(view, pool=60, model=model, belief=belief))
+        top = max(plain)
+        expected = [(w / top) ** belief for w in plain]
+        scale = max(powered)
+        assert [w / scale for w in powered] == pytest.approx(expected, rel=1e-9)
+
+
+@pytest.mark.parametrize("belief", [0.0, -1.0, 4.5])
+def test_a_belief_out_of_range_is_refused(belief: float) -> None:
+    view = opening(PASS).view(0)
+    with pytest.raises(ValueError, match="belief must be in"):
+        Sampler(view, belief=belief)
+    with pytest.raises(ValueError, match="belief must be in"):
+        IsmctsBot(belief=belief)
+
+
+def test_the_bot_searches_with_its_belief() -> None:
+    view = opening(PASS).view(0)
+    assert IsmctsBot(model="fitted", belief=0.6).sampler(view).belief == 0.6
+    assert make("expert").sampler(view).belief == 1.0  # type: ignore[attr-defined]

@@ -96,6 +96,7 @@ FROZEN: dict[str, tuple[str, dict[str, Any]]] = {
             "worlds": 0,
             "opponent_split": 0,
             "disguise": 0.0,
+            "belief": 1.0,
         },
     ),
     # The ``expert`` level of commit 562b7ae (issue 16's, P39): the same search
@@ -123,6 +124,7 @@ FROZEN: dict[str, tuple[str, dict[str, Any]]] = {
             "worlds": 0,
             "opponent_split": 0,
             "disguise": 0.0,
+            "belief": 1.0,
         },
     ),
 }

@@ -257,8 +257,12 @@ class IsmctsBot(SearchBot):
         worlds: int = 0,
         opponent_split: int = 0,
         disguise: float = 0.0,
+        belief: float = 1.0,
     ) -> None:
         super().__init__(seed)
+        if not 0.0 < belief <= 4.0:
+            raise ValueError(f"belief must be in (0, 4], got {belief!r}")
+        self.belief = float(belief)
         if opponent_split not in (0, 1, 2) or isinstance(opponent_split, bool):
             raise ValueError(f"opponent_split must be 0, 1 or 2, got {opponent_split!r}")
         self.opponent_split = opponent_split
@@ -325,7 +329,9 @@ class IsmctsBot(SearchBot):
         if self.model in ("tuned", "fitted"):
             trust, heavy = tuned_model(view, trust, heavy)
         fitted = "fitted" if self.model == "fitted" else None
-        return Sampler(view, trust=trust, heavy=heavy, pool=self.pool, model=fitted)
+        return Sampler(
+            view, trust=trust, heavy=heavy, pool=self.pool, model=fitted, belief=self.belief
+        )
 
     def advise(self, view: View) -> Advice:
         moves = view.legal_moves()

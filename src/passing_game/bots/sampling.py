@@ -111,7 +111,9 @@ class Sampler:
     weighted before drawing. ``model="fitted"`` replaces that model by the
     model of play fitted for the view's format (``playmodel.FITTED``; a
     format without a fit keeps ``trust`` and ``heavy``), and ``model`` given
-    as coefficients of ``playmodel`` by that model of play.
+    as coefficients of ``playmodel`` by that model of play. ``belief`` is a
+    power on every deal's weight: below 1 the evidence counts for less (a
+    hedge against a model of somebody else's play), above 1 for more.
     """
 
     def __init__(
@@ -121,7 +123,11 @@ class Sampler:
         heavy: float = 0.15,
         pool: int = 400,
         model: str | tuple[float, ...] | None = None,
+        belief: float = 1.0,
     ) -> None:
+        if not 0.0 < belief <= 4.0:
+            raise ValueError(f"belief must be in (0, 4], got {belief!r}")
+        self.belief = float(belief)
         self.trust = check_trust(trust)
         self.heavy = float(heavy)
         self.reader: Reader | None = None
@@ -218,9 +224,9 @@ class Sampler:
             # in logs, scaled by the best deal's, so that no product underflows
             logs = [self.reader.log_weight(hands) for hands, _bone in deals]
             top = max(logs)
-            weights = [math.exp(x - top) for x in logs]
+            weights = [math.exp(self.belief * (x - top)) for x in logs]
         else:
-            weights = [self.weight(hands) for hands, _bone in deals]
+            weights = [self.weight(hands) ** self.belief for hands, _bone in deals]
         self._deals = deals
         self._cum = list(accumulate(weights))
 
