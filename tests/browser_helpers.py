@@ -11,6 +11,8 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
+from passing_game.bots.analysis import MARKS
+
 
 def watch_errors(page: Page) -> list[str]:
     errors: list[str] = []
@@ -149,6 +151,31 @@ def play_to_the_end(page: Page, prefer: str = "play") -> None:
             continue
         take_turn(page, prefer)
     raise AssertionError("the game did not end")
+
+
+def analysed_game(page: Page, url: str, mark: str = "mistake", games: int = 4) -> tuple[str, int]:
+    """A short game against ``easy`` drawing or passing whenever allowed (costly habits),
+    its replay opened from the summary and seat 0 analysed: the table's code and the
+    game's number. Not every deal offers a costly choice (measured: about one game in
+    twelve marks no blunder), so the newcomer plays again, as a person would, until
+    the analysis marks a decision ``mark`` or worse."""
+    for _ in range(games):
+        code = create_table(page, url, ["easy"], target=10)
+        play_to_the_end(page, prefer="draw")
+        page.wait_for_function("() => S.frame.over")
+        game = int(page.evaluate("() => S.frame.game"))
+        page.locator("#replay-link").click()
+        page.wait_for_url(f"**/replay/{code}/{game}**")
+        page.locator("#replay-slider").wait_for()
+        page.select_option("#analysis-seat", "0")
+        page.locator("#analyse-button").click()
+        page.locator("#analysis-result").wait_for(timeout=180_000)
+        worst = page.evaluate(
+            "() => (Replay.state.analyses[0].analysis.costliest[0] || {}).mark || null"
+        )
+        if worst in MARKS and MARKS.index(worst) >= MARKS.index(mark):
+            return code, game
+    raise AssertionError(f"{games} games and no decision marked {mark} or worse")
 
 
 def box(page: Page, selector: str) -> dict[str, float]:

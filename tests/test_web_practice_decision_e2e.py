@@ -30,9 +30,8 @@ require_module("playwright")
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
 from browser_helpers import (  # noqa: E402
-    create_table,
+    analysed_game,
     outside_viewport,
-    play_to_the_end,
     take_turn,
     wait_for_turn_or_summary,
     watch_errors,
@@ -56,15 +55,7 @@ def test_play_on_from_before_an_analysed_decision_with_the_hidden_tiles_as_they_
     width, height = SCREENS[screen]
     page = browser.new_page(viewport={"width": width, "height": height})
     errors = watch_errors(page)
-    code = create_table(page, server.url("/"), ["easy"], target=10)
-    play_to_the_end(page, prefer="draw")  # draw or pass when allowed: costly habits
-    game = page.evaluate("() => S.frame.game")
-    page.locator("#replay-link").click()
-    page.wait_for_url(f"**/replay/{code}/{game}**")
-    page.locator("#replay-slider").wait_for()
-    page.select_option("#analysis-seat", "0")
-    page.locator("#analyse-button").click()
-    page.locator("#analysis-result").wait_for(timeout=180_000)
+    code, game = analysed_game(page, server.url("/"))
     analysis = page.evaluate("() => Replay.state.analyses[0].analysis")
     assert analysis["seat"] == 0 and analysis["costliest"], "the analysis marked nothing"
     row = analysis["costliest"][0]

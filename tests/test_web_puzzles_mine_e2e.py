@@ -23,16 +23,9 @@ require_module("playwright")
 
 from playwright.sync_api import Browser, expect  # noqa: E402
 
-from browser_helpers import (  # noqa: E402
-    create_table,
-    play_to_the_end,
-    sign_up,
-    watch_errors,
-)
+from browser_helpers import analysed_game, sign_up, watch_errors  # noqa: E402
 
 SIZES = [(1280, 800), (390, 844), (360, 640)]
-#: Games played at most until the analysis marks a blunder.
-GAMES = 4
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES)
@@ -44,25 +37,8 @@ def test_a_blunder_of_an_analysed_game_comes_back_as_a_puzzle(
     errors = watch_errors(page)
     page.goto(server.url("/"))
     sign_up(page, f"Mine{width}")
-    # Not every deal offers a blunder: with these habits about one game in twelve
-    # has none (its dearest choice costs under analysis.BLUNDER points), so the
-    # newcomer plays again, as a person would, until one is marked.
-    for _ in range(GAMES):
-        code = create_table(page, server.url("/"), ["easy"], target=10)
-        play_to_the_end(page, prefer="draw")  # draw or pass when allowed: costly habits
-        page.wait_for_function("() => S.frame.over")
-        game = page.evaluate("() => S.frame.game")
-
-        page.locator("#replay-link").click()
-        page.wait_for_url(f"**/replay/{code}/{game}**")
-        page.locator("#replay-slider").wait_for()
-        page.select_option("#analysis-seat", "0")
-        page.locator("#analyse-button").click()
-        page.locator("#analysis-result").wait_for(timeout=180_000)
-        if int(page.locator("#analysis-blunders").inner_text()) >= 1:
-            break
-    else:
-        raise AssertionError(f"{GAMES} games and not one blunder marked")
+    code, game = analysed_game(page, server.url("/"), "blunder")
+    assert int(page.locator("#analysis-blunders").inner_text()) >= 1
 
     # The puzzles' page: "From your games" lists the blunders.
     page.goto(server.url("/puzzles"))
