@@ -232,7 +232,8 @@ class IsmctsBot(SearchBot):
     statistics in the tree apart by how many of its tiles fit (``2``: per
     end); ``disguise=p`` deals the searcher's own hand again in that share
     of the iterations, as its opponents would guess it, and lets those
-    iterations teach only the opponents' choices.
+    iterations teach only the opponents' choices. ``belief=b`` weighs every
+    guessed deal by its weight to the power ``b`` (P70: 1 is the level's).
     """
 
     name: ClassVar[str] = "ismcts"
