@@ -11,7 +11,7 @@ import pytest
 
 from passing_game import Round, Rules
 from passing_game.bots import FROZEN, LEVELS, IsmctsBot, kernel, make
-from passing_game.bots.ismcts import TUNED_PLAYOUTS
+from passing_game.bots.ismcts import TUNED_PLAYOUTS, summed
 from passing_game.bots.playmodel import FITTED, REFITTED, fitted_for
 from passing_game.bots.sampling import TUNED, tuned_model
 
@@ -187,6 +187,24 @@ def test_disguise_lets_the_opponents_in_the_tree_answer_guessed_hands_of_ours() 
         assert advice.values != make("expert", seed=i, iterations=3000).advise(view).values
 
 
+@pytest.mark.parametrize("engine", ["c", "python"])
+def test_trees_sums_that_many_searches_each_with_its_own_guesses(engine: str) -> None:
+    """``trees=N``: N searches of the view in turn, each drawing its own guesses
+    from the one seeded generator; the root's statistics are their sums."""
+    if engine == "c" and not kernel.AVAILABLE:
+        pytest.skip("the compiled kernel is not built")
+    view = _views(Rules(players=2), 1, seed=9)[0]
+    bot = make("expert", seed=3, trees=3, iterations=500, engine=engine)
+    stats, done = bot.search_stats(view)
+    assert done == 1500
+    single = make("expert", seed=3, iterations=500, engine=engine)
+    rng = single.rng(view)
+    parts = [single.one_search(view, rng) for _ in range(3)]
+    assert (stats, done) == summed(parts)
+    assert parts[0] != parts[1]  # each tree its own guesses and playouts
+    assert bot.choose(view) in view.legal_moves()
+
+
 @pytest.mark.parametrize(
     ("options", "message"),
     [
@@ -199,6 +217,8 @@ def test_disguise_lets_the_opponents_in_the_tree_answer_guessed_hands_of_ours() 
         ({"opponent_split": True}, "opponent_split must be 0, 1 or 2"),
         ({"worlds": 4, "engine": "python"}, "need the compiled kernel"),
         ({"opponent_split": 1, "engine": "python"}, "need the compiled kernel"),
+        ({"trees": 0}, "trees must be a whole number"),
+        ({"trees": True}, "trees must be a whole number"),
     ],
 )
 def test_bad_search_options_are_refused(options: dict[str, object], message: str) -> None:

@@ -97,6 +97,7 @@ FROZEN: dict[str, tuple[str, dict[str, Any]]] = {
             "opponent_split": 0,
             "disguise": 0.0,
             "belief": 1.0,
+            "trees": 1,
         },
     ),
     # The ``expert`` level of commit 562b7ae (issue 16's, P39): the same search
@@ -125,6 +126,7 @@ FROZEN: dict[str, tuple[str, dict[str, Any]]] = {
             "opponent_split": 0,
             "disguise": 0.0,
             "belief": 1.0,
+            "trees": 1,
         },
     ),
 }

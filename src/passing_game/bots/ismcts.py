@@ -44,7 +44,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import ClassVar
 
 from passing_game.bots import kernel
@@ -233,7 +233,9 @@ class IsmctsBot(SearchBot):
     end); ``disguise=p`` deals the searcher's own hand again in that share
     of the iterations, as its opponents would guess it, and lets those
     iterations teach only the opponents' choices. ``belief=b`` weighs every
-    guessed deal by its weight to the power ``b`` (P70: 1 is the level's).
+    guessed deal by its weight to the power ``b`` (P70: 1 is the level's);
+    ``trees=N`` runs N searches in turn, each with its own guesses, and sums
+    their root statistics (an ensemble: N times the work).
     """
 
     name: ClassVar[str] = "ismcts"
@@ -259,8 +261,12 @@ class IsmctsBot(SearchBot):
         opponent_split: int = 0,
         disguise: float = 0.0,
         belief: float = 1.0,
+        trees: int = 1,
     ) -> None:
         super().__init__(seed)
+        if isinstance(trees, bool) or not isinstance(trees, int) or trees < 1:
+            raise ValueError(f"trees must be a whole number >= 1, got {trees!r}")
+        self.trees = trees
         if not 0.0 < belief <= 4.0:
             raise ValueError(f"belief must be in (0, 4], got {belief!r}")
         self.belief = float(belief)
@@ -346,8 +352,18 @@ class IsmctsBot(SearchBot):
     def search_stats(self, view: View) -> tuple[dict[int, tuple[int, float]], int]:
         """One search of ``view`` (the seat to move's): ``{code: (visits, summed
         reward)}`` of the root's moves, rewards in points / ``REWARD_SCALE``, and
-        the iterations run. ``advise`` and the game analysis both read it."""
+        the iterations run. ``advise`` and the game analysis both read it.
+        With ``trees`` above 1, that many searches, each with its own guesses,
+        their statistics summed."""
         rng = self.rng(view)
+        if self.trees == 1:
+            return self.one_search(view, rng)
+        return summed(self.one_search(view, rng) for _ in range(self.trees))
+
+    def one_search(
+        self, view: View, rng: random.Random
+    ) -> tuple[dict[int, tuple[int, float]], int]:
+        """One tree's statistics (``search_stats``), its guesses drawn with ``rng``."""
         sampler = self.sampler(view)
         if self.use_kernel and self.worlds:
             return self.guessed_stats(view, sampler, rng)
@@ -375,19 +391,15 @@ class IsmctsBot(SearchBot):
         """PIMC over searches: ``worlds`` guesses drawn by weight, each searched
         with every hand fixed (the boneyard's order still chance), their root
         statistics summed."""
-        total: dict[int, tuple[int, float]] = {}
-        done = 0
         budget = max(1, self.iterations // self.worlds) if self.iterations else None
         seconds = self.seconds / self.worlds if self.seconds else None
-        for _ in range(self.worlds):
+
+        def one() -> tuple[dict[int, tuple[int, float]], int]:
             hands, bone = sampler.deal(rng)
             world = guess_world(view, hands, bone)
-            stats, n = self.kernel_stats(world, rng, view.rules, budget, seconds)
-            done += n
-            for code, (visits, reward) in stats.items():
-                v, r = total.get(code, (0, 0.0))
-                total[code] = (v + visits, r + reward)
-        return total, done
+            return self.kernel_stats(world, rng, view.rules, budget, seconds)
+
+        return summed(one() for _ in range(self.worlds))
 
     def kernel_stats(
         self,
@@ -456,6 +468,20 @@ class IsmctsBot(SearchBot):
             f"IsmctsBot(seed={self.seed!r}, iterations={self.iterations!r}, "
             f"seconds={self.seconds!r})"
         )
+
+
+def summed(
+    searches: Iterable[tuple[dict[int, tuple[int, float]], int]],
+) -> tuple[dict[int, tuple[int, float]], int]:
+    """Several searches' root statistics and iterations, added up (run in turn)."""
+    total: dict[int, tuple[int, float]] = {}
+    done = 0
+    for stats, n in searches:
+        done += n
+        for code, (visits, reward) in stats.items():
+            v, r = total.get(code, (0, 0.0))
+            total[code] = (v + visits, r + reward)
+    return total, done
 
 
 def advice_from_root(root: Node, done: int, moves: list[Move]) -> Advice:
