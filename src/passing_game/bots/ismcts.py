@@ -52,7 +52,7 @@ from passing_game.bots.explain import Advice, SearchBot
 from passing_game.bots.fast import MAX_NODES, guess_world, seed_from, use_kernel, view_worlds
 from passing_game.bots.playmodel import REFITTED, fitted_for
 from passing_game.bots.policy import check_weights, model_move, playout, policy_move
-from passing_game.bots.sampling import Sampler, check_trust, tuned_model
+from passing_game.bots.sampling import Sampler, check_belief, check_trust, tuned_model
 from passing_game.bots.utility import utilities
 from passing_game.moves import DRAW_CODE, Move, code_to_move
 from passing_game.outcome import GOING
@@ -234,8 +234,9 @@ class IsmctsBot(SearchBot):
     of the iterations, as its opponents would guess it, and lets those
     iterations teach only the opponents' choices. ``belief=b`` weighs every
     guessed deal by its weight to the power ``b`` (P70: 1 is the level's);
-    ``trees=N`` runs N searches in turn, each with its own guesses, and sums
-    their root statistics (an ensemble: N times the work).
+    ``trees=N`` runs N searches in turn, each with its own guesses and the
+    whole budget, and sums their root statistics (an ensemble: N times the
+    work, and N times ``seconds``).
     """
 
     name: ClassVar[str] = "ismcts"
@@ -267,9 +268,7 @@ class IsmctsBot(SearchBot):
         if isinstance(trees, bool) or not isinstance(trees, int) or trees < 1:
             raise ValueError(f"trees must be a whole number >= 1, got {trees!r}")
         self.trees = trees
-        if not 0.0 < belief <= 4.0:
-            raise ValueError(f"belief must be in (0, 4], got {belief!r}")
-        self.belief = float(belief)
+        self.belief = check_belief(belief)
         if opponent_split not in (0, 1, 2) or isinstance(opponent_split, bool):
             raise ValueError(f"opponent_split must be 0, 1 or 2, got {opponent_split!r}")
         self.opponent_split = opponent_split
@@ -353,11 +352,10 @@ class IsmctsBot(SearchBot):
         """One search of ``view`` (the seat to move's): ``{code: (visits, summed
         reward)}`` of the root's moves, rewards in points / ``REWARD_SCALE``, and
         the iterations run. ``advise`` and the game analysis both read it.
-        With ``trees`` above 1, that many searches, each with its own guesses,
-        their statistics summed."""
+        With ``trees`` above 1, that many searches, each with its own guesses
+        and the bot's whole budget (iterations or seconds), their statistics
+        summed."""
         rng = self.rng(view)
-        if self.trees == 1:
-            return self.one_search(view, rng)
         return summed(self.one_search(view, rng) for _ in range(self.trees))
 
     def one_search(

@@ -96,6 +96,13 @@ def check_trust(trust: float) -> float:
     return float(trust)
 
 
+def check_belief(belief: float) -> float:
+    """Validate a ``belief`` option: a power on the deals' weights, in (0, 4]."""
+    if isinstance(belief, bool) or not isinstance(belief, (int, float)) or not 0 < belief <= 4:
+        raise ValueError(f"belief must be in (0, 4], got {belief!r}")
+    return float(belief)
+
+
 def _chance_all_drawn(held: int, fitting: int, drawn: int) -> float:
     """Chance that all ``fitting`` of ``held`` tiles are among ``drawn`` random ones."""
     if fitting > drawn:
@@ -125,9 +132,7 @@ class Sampler:
         model: str | tuple[float, ...] | None = None,
         belief: float = 1.0,
     ) -> None:
-        if not 0.0 < belief <= 4.0:
-            raise ValueError(f"belief must be in (0, 4], got {belief!r}")
-        self.belief = float(belief)
+        self.belief = check_belief(belief)
         self.trust = check_trust(trust)
         self.heavy = float(heavy)
         self.reader: Reader | None = None
