@@ -35,7 +35,7 @@ pytestmark = pytest.mark.slow
 
 #: A quick budget where the thresholds are not what is tested (the expert's own
 #: search still decides the expert's choice: only the pooled runs are fewer).
-QUICK = {"runs": 2}
+QUICK = {"runs": 1}
 
 
 @pytest.fixture(scope="module")

@@ -36,7 +36,8 @@ def test_the_expert_level_reads_with_the_fitted_model_and_half_policy_opponents(
 
 def test_with_four_players_in_partnerships_the_expert_reads_with_its_own_fit() -> None:
     """Partnerships (D6) have their own fit; 3 players and 4 without partners
-    have none and search as the frozen expert but for ``opponent_policy``."""
+    have none and search as the frozen expert but for ``opponent_policy`` (each
+    of the level's trees, P71)."""
     partners = Round.new(Rules(players=4, partnerships=True), seed=1).view(0)
     assert fitted_for(Rules(players=4, partnerships=True)) == FITTED[(4, True)]
     assert make("expert").sampler(partners).reader is not None  # type: ignore[attr-defined]
@@ -49,9 +50,8 @@ def test_with_four_players_in_partnerships_the_expert_reads_with_its_own_fit() -
         for _ in range(3):
             rnd.play(rnd.legal_moves()[0])
         view = rnd.view(rnd.to_move)
-        assert make("expert", seed=seed).choose(view) == make("ismcts", seed=seed, **old).choose(
-            view
-        )
+        level = make("expert", seed=seed, trees=1)
+        assert level.choose(view) == make("ismcts", seed=seed, **old).choose(view)
 
 
 # -- issue 28: the playouts follow the model of play (P67) ---------------------
@@ -76,7 +76,8 @@ def test_the_expert_levels_playouts_follow_the_model_of_play_with_two_players() 
     """With 2 players the level's playouts are the fitted model's moves (R4.4,
     R4.5: it passes and draws as the expert does); elsewhere (4 in
     partnerships, where the arena found no gain, and formats without a fit)
-    they are the heaviest tile's, so there the level plays as ``expert-562b7ae``."""
+    they are the heaviest tile's, so there each of the level's trees (P71)
+    searches as ``expert-562b7ae``."""
     _name, options = LEVELS["expert"]
     assert options["playout_model"] == "tuned" and {(2, False)} == TUNED_PLAYOUTS
     bot = make("expert")
@@ -85,10 +86,12 @@ def test_the_expert_levels_playouts_follow_the_model_of_play_with_two_players() 
     for rules in (Rules(players=4, partnerships=True), Rules(players=3), Rules(players=4)):
         assert bot.playout_coefficients(rules) is None
     for i, view in enumerate(_views(Rules(players=4, partnerships=True), 4, seed=2)):
-        assert make("expert", seed=i).choose(view) == make("expert-562b7ae", seed=i).choose(view)
+        one = make("expert", seed=i, trees=1)
+        assert one.choose(view) == make("expert-562b7ae", seed=i).choose(view)
     two = _views(Rules(players=2), 12, seed=3)
     differ = sum(
-        make("expert", seed=i).advise(v).values != make("expert-562b7ae", seed=i).advise(v).values
+        make("expert", seed=i, trees=1).advise(v).values
+        != make("expert-562b7ae", seed=i).advise(v).values
         for i, v in enumerate(two)
     )
     assert differ == len(two)
@@ -155,11 +158,12 @@ def test_worlds_searches_each_guess_with_the_hands_fixed_and_sums_them() -> None
     hand fixed (the boneyard's order still chance); the root's statistics
     are their sums, the iterations split among the guesses."""
     view = _views(Rules(players=2), 1, seed=6)[0]
-    bot = make("expert", seed=2, worlds=5, iterations=1000)
+    bot = make("expert", seed=2, worlds=5, iterations=1000, trees=1)
     advice = bot.advise(view)
     assert advice.move in view.legal_moves()
     assert advice.samples == 1000
-    assert advice.values != make("expert", seed=2, iterations=1000).advise(view).values
+    plain = make("expert", seed=2, iterations=1000, trees=1).advise(view).values
+    assert advice.values != plain
 
 
 @pytest.mark.parametrize("split", [1, 2])
@@ -203,6 +207,24 @@ def test_trees_sums_that_many_searches_each_with_its_own_guesses(engine: str) ->
     assert (stats, done) == summed(parts)
     assert parts[0] != parts[1]  # each tree its own guesses and playouts
     assert bot.choose(view) in view.legal_moves()
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_expert_level_is_four_searches_of_the_expert_before_it(players: int) -> None:
+    """P71: the level sums four trees, each searched as ``expert-f3f7ee4`` (the
+    level before) would search, drawing from one seeded generator in turn."""
+    if not kernel.AVAILABLE:
+        pytest.skip("the compiled kernel is not built (without it the level is one search)")
+    assert LEVELS["expert"][1]["trees"] == 4
+    rules = Rules(players=players, partnerships=players == 4)
+    view = _views(rules, 1, seed=11)[0]
+    level = make("expert", seed=5)
+    before = make("expert-f3f7ee4", seed=5)
+    assert isinstance(level, IsmctsBot) and isinstance(before, IsmctsBot)
+    rng = before.rng(view)
+    parts = [before.one_search(view, rng) for _ in range(4)]
+    assert level.search_stats(view) == summed(parts)
+    assert before.search_stats(view) == parts[0]
 
 
 @pytest.mark.parametrize(

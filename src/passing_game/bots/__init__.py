@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from passing_game.bots import kernel
 from passing_game.bots.base import Bot, Explainer, SeededBot, view_key
 from passing_game.bots.heuristic import HeuristicBot
 from passing_game.bots.ismcts import DEFAULT_ITERATIONS, IsmctsBot
@@ -57,6 +58,9 @@ LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
             "model": "fitted",
             "opponent_policy": 0.5,
             "playout_model": "tuned",
+            # Four searches summed (P71); without the kernel one search at the
+            # pure-Python budget, as four would not fit in the second.
+            "trees": 4 if kernel.AVAILABLE else 1,
         },
     ),
 }
@@ -122,6 +126,32 @@ FROZEN: dict[str, tuple[str, dict[str, Any]]] = {
             "opponent_weights": None,
             "opponent_model": None,
             "playout_model": None,
+            "worlds": 0,
+            "opponent_split": 0,
+            "disguise": 0.0,
+            "belief": 1.0,
+            "trees": 1,
+        },
+    ),  # The ``expert`` level of commit f3f7ee4 (issue 28, P67): one search, the
+    # playouts following the fitted model of play (``playout_model="tuned"``),
+    # the last level before it became an ensemble of four searches (P71).
+    "expert-f3f7ee4": (
+        "ismcts",
+        {
+            "iterations": 20000,
+            "seconds": None,
+            "exploration": 0.7,
+            "eps": 0.1,
+            "trust": 0.3,
+            "heavy": 0.15,
+            "opponent_policy": 0.5,
+            "engine": "c",
+            "pool": 400,
+            "weights": None,
+            "model": "fitted",
+            "opponent_weights": None,
+            "opponent_model": None,
+            "playout_model": "tuned",
             "worlds": 0,
             "opponent_split": 0,
             "disguise": 0.0,

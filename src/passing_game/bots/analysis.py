@@ -10,8 +10,9 @@ never another hand or the boneyard's order) and searches it:
    its own search with its own seed and budget, exactly as at a table;
 2. the **values** are the expected points of each legal move for the seat's
    side (the search's utilities: for two players the pip difference at the
-   end of the round), pooled over ``RUNS`` searches with different seeds,
-   the first being the expert's own, each move weighted by its visits;
+   end of the round), pooled over ``RUNS`` runs of the expert with
+   different seeds (each run the level's four searches, P71), the first
+   being the expert's own, each move weighted by its visits;
 3. the **loss** of the move played is the pooled value of the expert's
    choice minus that of the move played, never below 0: a move as good as
    the expert's by the pooled values costs nothing.
@@ -58,14 +59,15 @@ from passing_game.views import View
 MISTAKE = 5.0
 #: A loss of this many points or more is a blunder.
 BLUNDER = 12.0
-#: Searches pooled per decision: the expert's own, then ``RUNS - 1`` more seeds.
-RUNS = 8
+#: Runs of the expert pooled per decision: its own, then ``RUNS - 1`` more seeds.
+#: Each run is the level's four searches (P71), so two runs pool eight.
+RUNS = 2
 #: How many of the costliest decisions are explained in words.
 COSTLIEST = 3
 #: The bot level that analyses.
 ANALYST = "expert"
 #: Names the method; a change to it (thresholds, runs, the search) must change this.
-METHOD = "expert-pooled-4"
+METHOD = "expert-pooled-6"
 #: Marks, weakest first.
 MARKS = ("mistake", "blunder")
 
