@@ -69,14 +69,19 @@ def position(rules: Rules, seed: int, rng: random.Random) -> tuple[Round, list[s
     return None
 
 
-ABOUT = (
-    "The expert level's moves at commit 5f2ff52 (kernel built): each position is "
-    "Round.from_deal(rules, deal) then the moves; chosen is "
-    "make('expert', seed=bot_seed).choose(view of the seat to move); samples and "
-    "values are its advise(view): iterations run and each root move's mean points. "
-    "Written by tests/data/make_expert_5f2ff52.py; checked by "
-    "tests/test_expert_frozen.py."
-)
+def about(commit: str) -> str:
+    """What the golden file of the ``expert`` level at ``commit`` says it holds."""
+    return (
+        f"The expert level's moves at commit {commit} (kernel built): each position is "
+        "Round.from_deal(rules, deal) then the moves; chosen is "
+        "make('expert', seed=bot_seed).choose(view of the seat to move); samples and "
+        "values are its advise(view): iterations run and each root move's mean points. "
+        f"Written by tests/data/make_expert_{commit}.py; checked by "
+        "tests/test_expert_frozen.py."
+    )
+
+
+ABOUT = about("5f2ff52")
 
 
 def generate(about: str = ABOUT) -> dict[str, Any]:
@@ -137,9 +142,14 @@ def dumps(data: dict[str, Any]) -> str:
     return text + ',\n "positions": [\n  ' + ",\n  ".join(lines) + "\n ]\n}\n"
 
 
-if __name__ == "__main__":
-    text = dumps(generate())
+def main(about_text: str = ABOUT) -> None:
+    """Write the golden file to the path given, else print it."""
+    text = dumps(generate(about_text))
     if len(sys.argv) > 1:
         Path(sys.argv[1]).write_text(text)
     else:
         print(text, end="")
+
+
+if __name__ == "__main__":
+    main()

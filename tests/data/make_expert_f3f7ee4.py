@@ -20,20 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from make_expert_5f2ff52 import dumps, generate
-
-ABOUT = (
-    "The expert level's moves at commit f3f7ee4 (kernel built): each position is "
-    "Round.from_deal(rules, deal) then the moves; chosen is "
-    "make('expert', seed=bot_seed).choose(view of the seat to move); samples and "
-    "values are its advise(view): iterations run and each root move's mean points. "
-    "Written by tests/data/make_expert_f3f7ee4.py; checked by "
-    "tests/test_expert_frozen.py."
-)
+from make_expert_5f2ff52 import about, main
 
 if __name__ == "__main__":
-    text = dumps(generate(ABOUT))
-    if len(sys.argv) > 1:
-        Path(sys.argv[1]).write_text(text)
-    else:
-        sys.stdout.write(text)
+    main(about("f3f7ee4"))
