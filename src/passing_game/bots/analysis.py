@@ -11,7 +11,7 @@ never another hand or the boneyard's order) and searches it:
 2. the **values** are the expected points of each legal move for the seat's
    side (the search's utilities: for two players the pip difference at the
    end of the round), pooled over ``RUNS`` runs of the expert with
-   different seeds (each run the level's four searches, P71), the first
+   different seeds (each run the level's searches: four on the kernel, P71), the first
    being the expert's own, each move weighted by its visits;
 3. the **loss** of the move played is the pooled value of the expert's
    choice minus that of the move played, never below 0: a move as good as
@@ -60,7 +60,7 @@ MISTAKE = 5.0
 #: A loss of this many points or more is a blunder.
 BLUNDER = 12.0
 #: Runs of the expert pooled per decision: its own, then ``RUNS - 1`` more seeds.
-#: Each run is the level's four searches (P71), so two runs pool eight.
+#: Each run is the level's searches: four on the kernel (P71), so two runs pool eight.
 RUNS = 2
 #: How many of the costliest decisions are explained in words.
 COSTLIEST = 3
