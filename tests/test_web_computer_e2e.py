@@ -83,8 +83,10 @@ def test_your_games_come_first_and_take_you_back_to_your_seat(
     )
     assert outside_viewport(page, "#yours-card .button") == []
     page.screenshot(path=str(shots / f"yours-{width}x{height}.png"))
+    # A link: a new document, where S is defined only once its scripts have run.
     entry.locator(".button").click()
-    page.wait_for_function("() => S.frame && S.live")
+    page.locator("#table-code").wait_for()
+    page.wait_for_function("() => typeof S !== 'undefined' && S.frame && S.live")
     state = frame(page)
     assert state["table"] == code and state["you"] == 0 and not state["spectator"]
     assert not errors, errors
