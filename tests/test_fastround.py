@@ -28,8 +28,9 @@ import pytest
 
 from passing_game import DRAW, PASS, TILES, Draw, IllegalMove, Move, Pass, Play, Round, Rules, Tile
 from passing_game import round as round_module
+from passing_game.dealing import seeded_deal
 from passing_game.moves import PLAYS_LEFT, PLAYS_RIGHT
-from passing_game.round import STATE_NAMES, PyRound, seeded_deal
+from passing_game.round import STATE_NAMES, PyRound
 from passing_game.rules import DRAW_RULES, PASSING_RULES
 from round_helpers import observable
 

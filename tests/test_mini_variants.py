@@ -14,9 +14,10 @@ import pytest
 
 from passing_game import Match, Round, Rules, RulesError, dump_record, load_record
 from passing_game.bots import is_cheating, make, names
+from passing_game.dealing import seeded_deal
 from passing_game.errors import RecordError
 from passing_game.records import RECORD_VERSION, SMALL_SET_VERSION
-from passing_game.round import FAST_AVAILABLE, PyRound, seeded_deal
+from passing_game.round import FAST_AVAILABLE, PyRound
 from passing_game.tiles import TILES, Tile, set_tiles
 
 SETS = [2, 3, 4, 5]

@@ -20,10 +20,10 @@ import pytest
 
 from passing_game import PASS, Match, Round, Rules
 from passing_game.bots.heuristic import WEIGHTS as HEURISTIC_WEIGHTS
+from passing_game.dealing import deal_digest
 from passing_game.rl import vector_env
 from passing_game.rl.encoding import action_mask, action_to_move, encode, move_to_action
 from passing_game.rl.gym_env import PassingGameEnv
-from passing_game.round import _digest
 from passing_game.tiles import mask_of
 
 # CI builds the extension, so there a missing one is a failure, not a skip.
@@ -196,15 +196,15 @@ def test_next_step_autoreset_deals_as_round_new(fields: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("seed", [0, 1, 9, 10, 12345, 2**62 - 1, 2**63, 2**64 - 1])
-def test_c_digest_is_round_digest(seed: int) -> None:
-    """The BLAKE2b digest of a seed in C equals round._digest, which deals (D9)."""
-    assert vector_env._vecenv.digest(seed) == _digest(seed, 1)
+def test_c_digest_is_the_deal_digest(seed: int) -> None:
+    """The BLAKE2b digest of a seed in C equals dealing.deal_digest, which deals (D9)."""
+    assert vector_env._vecenv.digest(seed) == deal_digest(seed, 1)
 
 
 def test_c_digest_many_seeds() -> None:
     """D9 over a thousand random seeds below 2**62, the range step() draws from."""
     for seed in np.random.default_rng(0).integers(2**62, size=1000):
-        assert vector_env._vecenv.digest(int(seed)) == _digest(int(seed), 1)
+        assert vector_env._vecenv.digest(int(seed)) == deal_digest(int(seed), 1)
 
 
 def test_same_seed_same_run() -> None:
@@ -478,7 +478,7 @@ def test_random_opponent_is_uniform_over_the_legal_moves(fields: dict[str, Any])
     dices: list[_Dice] = []
     for i in range(games):
         seed = env._core.state(i)[3]  # the seed drawn, or the next (bots ended it first)
-        rnd, dice = Round.new(rules, seed), _Dice(_digest(seed, 1))
+        rnd, dice = Round.new(rules, seed), _Dice(deal_digest(seed, 1))
         seat = int(info["seat"][i])
         while rnd.result is None and rnd.to_move != seat:
             legal = rnd.legal_moves()

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from passing_game import DRAW, PASS, TILES, Draw, Match, Play, Round, Rules, Tile, View
-from passing_game.round import seeded_deal
+from passing_game.dealing import seeded_deal
 
 #: The rules suites run on both implementations of ``Round``.
 pytestmark = pytest.mark.usefixtures("engine")

@@ -168,7 +168,7 @@ static int check_ready(void) {
     return 0;
 }
 
-/* _from_digest(rules, digest, leader): the seeded deal of round.seeded_deal,
+/* _from_digest(rules, digest, leader): the seeded deal of dealing.seeded_deal,
  * from its 24-byte BLAKE2b digest; leader -1 means the deal's random seat. */
 static PyObject *core_from_digest(PyObject *cls, PyObject *const *args, Py_ssize_t nargs) {
     if (check_ready() < 0) return NULL;

@@ -172,7 +172,7 @@ static inline int rules_apply(RState *s, int code) {
     return NO_PLACE;
 }
 
-/* The seeded deal (round.seeded_deal, R2.1-R2.3, D9) from its 24-byte BLAKE2b
+/* The seeded deal (dealing.seeded_deal, R2.1-R2.3, D9) from its 24-byte BLAKE2b
  * digest: the ``ntiles`` tiles of ``set`` (rules_set; all 28 for the
  * double-six) shuffled into ``tiles`` (hands first, seat by seat, then the
  * pile, next draw first); returns the deal's random seat. */

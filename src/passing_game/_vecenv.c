@@ -16,7 +16,7 @@
  * one seat and the bots move inside step() until its turn, as in
  * PassingGame-v0. An episode is a round or a match (R8, D5). Every deal is
  * Round.new's or Match's: a 24-byte BLAKE2b digest of the seed and round
- * number (round._digest, computed here) shuffled by rules_deal, the code
+ * number (dealing.deal_digest, computed here) shuffled by rules_deal, the code
  * Round.new deals with. Each game draws its episodes' seeds (and the
  * learner's seat) as PassingGame-v0.reset draws them from its np_random:
  * from its own copy of NumPy's PCG64, which Python seeds at reset.
@@ -41,7 +41,7 @@ enum { OPP_NONE = 0, OPP_GREEDY = 1, OPP_HEURISTIC = 2, OPP_RANDOM = 3 };
 /* Rules.leader, in the order of rules.LEADER_RULES (D5). */
 enum { LEAD_RANDOM = 0, LEAD_ROTATE = 1, LEAD_WINNER = 2 };
 
-/* BLAKE2b (RFC 7693), unkeyed, for round._digest: hashlib.blake2b(text,
+/* BLAKE2b (RFC 7693), unkeyed, for dealing.deal_digest: hashlib.blake2b(text,
  * digest_size=24). Lets a game be dealt again inside step() without Python. */
 static const uint64_t B2_IV[8] = {0x6A09E667F3BCC908ull, 0xBB67AE8584CAA73Bull, 0x3C6EF372FE94F82Bull,
                                   0xA54FF53A5F1D36F1ull, 0x510E527FADE682D1ull, 0x9B05688C2B3E6C1Full,
@@ -117,7 +117,7 @@ static int put_decimal(char *text, uint64_t v) {
     return len;
 }
 
-/* round._digest(seed, number) for a whole-number seed from 0 to 2**64 - 1. */
+/* dealing.deal_digest(seed, number) for a whole-number seed from 0 to 2**64 - 1. */
 static void deal_digest(uint64_t seed, int number, unsigned char out[24]) {
     char text[64];
     int len = 13;
@@ -902,7 +902,7 @@ static PyObject *vec_num_envs(VecCore *self, void *closure) {
     return PyLong_FromSsize_t(self->n);
 }
 
-/* digest(seed, number=1): round._digest(seed, number) computed in C, for the tests. */
+/* digest(seed, number=1): dealing.deal_digest(seed, number) computed in C, for the tests. */
 static PyObject *mod_digest(PyObject *module, PyObject *args) {
     (void)module;
     unsigned long long seed;

@@ -29,10 +29,11 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable, Iterator
 
+from passing_game.dealing import seeded_deal
 from passing_game.errors import IllegalMove
 from passing_game.i18n import _
 from passing_game.moves import Move
-from passing_game.round import Deal, Round, RoundResult, seeded_deal
+from passing_game.round import Deal, Round, RoundResult
 from passing_game.rules import Rules
 from passing_game.views import View
 

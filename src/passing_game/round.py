@@ -21,7 +21,6 @@ passing_game.errors.IllegalMove: seat 2 does not hold 6-6
 
 from __future__ import annotations
 
-import hashlib
 import os
 import random
 import secrets
@@ -31,7 +30,9 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, NoReturn
 
 from passing_game import legality
-from passing_game.errors import IllegalMove, ParseError
+from passing_game.dealing import check_leader, checked_deal, deal_digest, shuffled_deal
+from passing_game.dealing import seeded_deal as seeded_deal  # it lived here before dealing.py
+from passing_game.errors import IllegalMove
 from passing_game.i18n import _, ngettext
 from passing_game.moves import (
     DRAW,
@@ -54,63 +55,6 @@ from passing_game.scoring import score
 from passing_game.state import State
 from passing_game.tiles import TILES, Placed, Tile, mask_of, mask_pips, tiles_of
 from passing_game.views import Turn, View
-
-_BY_INDEX = attrgetter("index")
-
-
-def _tile(value: Tile | str, where: str) -> Tile:
-    if isinstance(value, Tile):
-        return value
-    try:
-        return Tile.parse(value)
-    except ParseError as exc:
-        raise ValueError(_("{where}: {reason}").format(where=where, reason=exc)) from None
-
-
-def _check_leader(rules: Rules, leader: object) -> None:
-    if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < rules.players:
-        raise ValueError(
-            _(
-                "leader must be a seat index from 0 to {last} (seat 1 is index 0), got “{value}”"
-            ).format(last=rules.players - 1, value=leader)
-        )
-
-
-def seeded_deal(
-    rules: Rules, seed: int | str, number: int = 1
-) -> tuple[list[list[Tile]], list[Tile], int]:
-    """Round ``number``'s shuffled deal and random seat for ``seed`` (R2.1-R2.3, D9).
-
-    A pure function of its arguments: a 192-bit BLAKE2b digest of the seed and
-    the round number is read as a number and its digits in the factorial base
-    drive a Fisher-Yates shuffle, so every deal is equally likely and any
-    round of any seeded game can be dealt without the rounds before it.
-    Returns the hands (each sorted), the boneyard (next draw first) and a
-    seat drawn at random, used where the leader is chosen at random.
-
-    >>> hands, boneyard, seat = seeded_deal(Rules(), 42)
-    >>> [len(h) for h in hands], len(boneyard), seat in (0, 1)
-    ([7, 7], 14, True)
-    """
-    return _shuffle(rules, _digest(seed, number))
-
-
-def _digest(seed: int | str, number: int) -> bytes:
-    """The 192-bit BLAKE2b digest that deals round ``number`` of ``seed`` (P9)."""
-    return hashlib.blake2b(f"passing-game|{seed}|{number}".encode(), digest_size=24).digest()
-
-
-def _shuffle(rules: Rules, digest: bytes) -> tuple[list[list[Tile]], list[Tile], int]:
-    """``seeded_deal`` from the digest (``rules_deal`` in ``_rules.h`` does the same in C)."""
-    x = int.from_bytes(digest, "little")
-    tiles = list(rules.tiles)
-    for i in range(len(tiles) - 1, 0, -1):
-        x, j = divmod(x, i + 1)
-        tiles[i], tiles[j] = tiles[j], tiles[i]
-    size = rules.hand_size
-    hands = [sorted(tiles[i * size : (i + 1) * size], key=_BY_INDEX) for i in range(rules.players)]
-    return hands, tiles[rules.players * size :], x % rules.players
-
 
 #: The internal state names every implementation provides, read by the shared
 #: code (``view``, ``why_illegal``, ...) and compared by the differential tests.
@@ -195,9 +139,9 @@ class Round:
             raise ValueError(_("rules must be a Rules value, got “{value}”").format(value=rules))
         if seed is None:
             seed = rng.getrandbits(64) if rng is not None else secrets.randbits(64)
-        digest = _digest(seed, 1)
+        digest = deal_digest(seed, 1)
         if leader is not None:
-            _check_leader(rules, leader)
+            check_leader(rules, leader)
         return cls._impl()._from_digest(rules, digest, -1 if leader is None else leader)
 
     @classmethod
@@ -214,65 +158,7 @@ class Round:
         must hold the set's tiles (the 28 of the double-six unless
         ``rules.max_pip`` is smaller) exactly once with the hand sizes of ``rules``.
         """
-        if not isinstance(rules, Rules):
-            raise ValueError(_("rules must be a Rules value, got “{value}”").format(value=rules))
-        if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence):
-            raise ValueError(_("hands must be a list with one list of tiles per seat"))
-        if len(hands) != rules.players:
-            raise ValueError(
-                ngettext(
-                    "the deal has {got} hand, the rules need {need}",
-                    "the deal has {got} hands, the rules need {need}",
-                    len(hands),
-                ).format(got=len(hands), need=rules.players)
-            )
-        got_hands = []
-        for seat, hand in enumerate(hands):
-            if isinstance(hand, (str, bytes)):
-                raise ValueError(
-                    _("hand {seat} must be a list of tiles, got “{value}”").format(
-                        seat=seat, value=hand
-                    )
-                )
-            where = _("hand {seat}").format(seat=seat)
-            tiles = [_tile(t, where) for t in hand]
-            if len(tiles) != rules.hand_size:
-                raise ValueError(
-                    ngettext(
-                        "hand {seat} has {got} tile, the rules deal {need}",
-                        "hand {seat} has {got} tiles, the rules deal {need}",
-                        len(tiles),
-                    ).format(seat=seat, got=len(tiles), need=rules.hand_size)
-                )
-            got_hands.append(sorted(tiles, key=_BY_INDEX))
-        if isinstance(boneyard, (str, bytes)):
-            raise ValueError(
-                _("boneyard must be a list of tiles, got “{value}”").format(value=boneyard)
-            )
-        where = _("boneyard")
-        pile = [_tile(t, where) for t in boneyard]
-        everything = [t for hand in got_hands for t in hand] + pile
-        seen: set[Tile] = set()
-        twice = sorted({t for t in everything if t in seen or seen.add(t)})  # type: ignore[func-returns-value]
-        if twice:
-            raise ValueError(
-                _("the deal holds {tiles} more than once").format(tiles=", ".join(map(str, twice)))
-            )
-        foreign = sorted(seen - set(rules.tiles))
-        if foreign:
-            raise ValueError(
-                ngettext(
-                    "the deal holds {tiles}, which is not in the double-{top} set",
-                    "the deal holds {tiles}, which are not in the double-{top} set",
-                    len(foreign),
-                ).format(tiles=", ".join(map(str, foreign)), top=rules.max_pip)
-            )
-        missing = sorted(set(rules.tiles) - seen)
-        if missing:
-            raise ValueError(
-                _("the deal is missing {tiles}").format(tiles=", ".join(map(str, missing)))
-            )
-        _check_leader(rules, leader)
+        got_hands, pile = checked_deal(rules, hands, boneyard, leader)
         return cls._start(rules, got_hands, pile, leader)
 
     @classmethod
@@ -283,7 +169,7 @@ class Round:
     @classmethod
     def _from_digest(cls, rules: Rules, digest: bytes, leader: int) -> Round:
         """The seeded deal of ``digest`` (see ``seeded_deal``); ``leader`` -1: its seat."""
-        hands, boneyard, drawn = _shuffle(rules, digest)
+        hands, boneyard, drawn = shuffled_deal(rules, digest)
         return cls._start(rules, hands, boneyard, drawn if leader < 0 else leader)
 
     def copy(self) -> Round:

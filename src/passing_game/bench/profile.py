@@ -17,8 +17,9 @@ import random
 from collections.abc import Callable
 
 from passing_game.bench.common import CLOCK
+from passing_game.dealing import deal_digest
 from passing_game.moves import Move
-from passing_game.round import PyRound, Round, _digest, implementation
+from passing_game.round import PyRound, Round, implementation
 from passing_game.rules import Rules
 
 Row = tuple[str, float, str]
@@ -98,7 +99,7 @@ def breakdown(scale: float = 1.0) -> list[Row]:
         while not r.is_over:
             r.play(r.legal_moves()[-1])
         finished.append(r)
-    digest = _digest(5, 1)
+    digest = deal_digest(5, 1)
 
     def per_round(body: Callable[[], object]) -> float:
         def run() -> float:
@@ -112,7 +113,11 @@ def breakdown(scale: float = 1.0) -> list[Row]:
     impl = type(Round.new(rules, 0))
     rows += [
         ("Round.new", per_round(lambda: [Round.new(rules, s) for s in range(count)]), "round"),
-        ("  its BLAKE2b digest", per_round(lambda: [_digest(s, 1) for s in range(count)]), "round"),
+        (
+            "  its BLAKE2b digest",
+            per_round(lambda: [deal_digest(s, 1) for s in range(count)]),
+            "round",
+        ),
         (
             "  its deal from the digest",
             per_round(lambda: [impl._from_digest(rules, digest, -1) for _ in range(count)]),
