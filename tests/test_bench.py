@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 from rich.console import Console
 
-from passing_game.bench import ours, report
+from passing_game.bench import ours, processes, report
 from passing_game.bench.common import Sample, median, timed_rounds
 from passing_game.bench.driver import ENGINES
 from passing_game.bench.driver import main as driver_main
@@ -111,7 +111,7 @@ def test_mid_round_states_are_going() -> None:
 
 
 def test_startup_seconds() -> None:
-    wall, cpu = ours.startup_seconds(runs=1)
+    wall, cpu = processes.startup_seconds(runs=1)
     assert 0 < wall < 60 and 0 <= cpu < 60
 
 
@@ -162,7 +162,7 @@ def _result(**changes: object) -> BenchResult:
     result.ismcts_iterations = 300
     result.memory = {"fresh Round": 2_500_000.0}
     result.startup_wall, result.startup_cpu = 0.12, 0.11
-    result.arena = ours.ArenaScaling(("a", "b"), 100, 10.0, 19.0)
+    result.arena = processes.ArenaScaling(("a", "b"), 100, 10.0, 19.0)
     for key, value in changes.items():
         setattr(result, key, value)
     return result
@@ -275,7 +275,7 @@ def test_cli_bench_prints_a_table(tmp_path: Path) -> None:
     reason="the arena needs the 'arena' extra",
 )
 def test_arena_scaling_runs() -> None:
-    scaling = ours.arena_scaling(rounds=4, repeat=1, bots=("greedy", "random"))
+    scaling = processes.arena_scaling(rounds=4, repeat=1, bots=("greedy", "random"))
     assert scaling.one_job > 0 and scaling.two_jobs > 0 and scaling.ratio > 0
     assert json.loads(json.dumps(scaling.bots)) == ["greedy", "random"]
     assert scaling.ceiling is not None and scaling.ceiling > 0
@@ -286,7 +286,7 @@ def test_parallel_ceiling_is_a_ratio_of_walls() -> None:
     # positive, finite number. How large it is depends on the machine's load
     # (3.1 once on a busy 2-core box), so no bound is asserted: figures live
     # in docs/PERFORMANCE.md, not in the suite.
-    ceiling = ours.parallel_ceiling(loops=200_000, repeat=1)
+    ceiling = processes.parallel_ceiling(loops=200_000, repeat=1)
     assert 0.0 < ceiling < math.inf
 
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from passing_game.bench import ours
+from passing_game.bench import ours, processes
 from passing_game.bench.common import CLOCK_NAME, Sample
 from passing_game.bench.peers import DESCRIPTIONS, PLAYERS, REQUIREMENTS
 from passing_game.round import implementation
@@ -132,7 +132,7 @@ class BenchResult:
     memory: dict[str, float] = field(default_factory=dict)
     startup_wall: float | None = None
     startup_cpu: float | None = None
-    arena: ours.ArenaScaling | None = None
+    arena: processes.ArenaScaling | None = None
     arena_note: str = ""
     notes: list[str] = field(default_factory=list)
     #: Which Round class the public-API rows measured (``round.implementation``).
@@ -244,9 +244,10 @@ def run_bench(
     _throughput(result, engines, python, seconds, repeat, log)
     _extras(result, seconds, repeat, ismcts_iterations, log)
     if arena:
-        log(f"Arena scaling: {' vs '.join(ours.ARENA_BOTS)}, {arena_rounds} rounds, 1 and 2 jobs")
+        bots = " vs ".join(processes.ARENA_BOTS)
+        log(f"Arena scaling: {bots}, {arena_rounds} rounds, 1 and 2 jobs")
         try:
-            result.arena = ours.arena_scaling(arena_rounds, max(1, min(repeat, 3)))
+            result.arena = processes.arena_scaling(arena_rounds, max(1, min(repeat, 3)))
         except (RuntimeError, OSError, ValueError) as exc:
             result.arena_note = f"failed: {exc}"
     result.machine.load_after = load()
@@ -317,4 +318,4 @@ def _extras(result: BenchResult, seconds: float, repeat: int, iterations: int, l
     result.ismcts_iterations = iterations
     log("Memory per 1,000 states, start-up time ...")
     result.memory = ours.memory_per_thousand()
-    result.startup_wall, result.startup_cpu = ours.startup_seconds(max(5, repeat))
+    result.startup_wall, result.startup_cpu = processes.startup_seconds(max(5, repeat))
