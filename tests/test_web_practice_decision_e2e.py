@@ -4,7 +4,9 @@ hidden tiles as they were or dealt again").
 
 A game is played to its end against the Beginner, drawing and passing when allowed
 (a costly habit, so the analysis marks mistakes); its replay is opened from the
-summary and seat 1's decisions are analysed. On a desktop screen the costliest
+summary and seat 1's decisions are analysed. On a desktop screen the board stays in
+view beside the list scrolled far down, and "Show" moves it to a decision without
+scrolling the list away. There the costliest
 decision's own button in the analysis's list, on a phone its point on the graph and
 then the button under the board's key, open "Play on from before this move" for the
 position where the decision was taken, before its move: the practice table shows
@@ -66,6 +68,20 @@ def test_play_on_from_before_an_analysed_decision_with_the_hidden_tiles_as_they_
     assert steps[row["step"] + 1]["index"] == row["index"]  # the next step is its move
 
     opener = f"#practice-{row['round']}-{row['index']}"
+    if screen == "desktop":
+        # Beside the list, far down, the board stays in view; "Show" moves it to the
+        # decision without scrolling the list away.
+        last = analysis["costliest"][-1]
+        show = page.locator(f'[data-key="show-{last["round"]}-{last["index"]}"]')
+        show.scroll_into_view_if_needed()
+        scrolled = page.evaluate("() => scrollY")
+        assert scrolled > 0, "the list fits the screen: nothing to keep in view"
+        assert outside_viewport(page, "#replay-board") == []
+        show.click()
+        expect(page.locator("#replay-slider")).to_have_value(str(last["step"] + 1))
+        assert page.evaluate("() => scrollY") == scrolled
+        assert outside_viewport(page, "#replay-board") == []
+        page.screenshot(path=str(shots / f"decision-show-{screen}.png"))
     if screen == "desktop":  # the analysis's list: the decision's own button
         button = page.locator(opener)
         button.scroll_into_view_if_needed()
