@@ -283,3 +283,41 @@ def test_a_late_guest_answer_does_not_sign_a_new_account_out(
     expect(page.locator("#account-button")).to_contain_text("Sign in")
     assert errors == []
     page.close()
+
+
+def test_the_button_pressed_before_the_page_knows_the_account_opens_its_menu(
+    browser: Browser, site: Server
+) -> None:
+    """A signed-in person who presses "Sign in" before the page's first GET
+    /api/account has answered (a slow line, a busy server) gets the account's menu
+    once it answers, not a sign-in form for an account already signed in."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(site.url("/"))
+    sign_up(page, "Early")
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(re.compile(r"/api/account$"), hold)
+    page.goto(site.url("/"))  # the same browser, its cookie: the first answer kept back
+    page.locator("#create-button").wait_for()
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert len(held) == 1
+    expect(page.locator("#account-button")).to_contain_text("Sign in")
+    open_account(page)
+    expect(page.locator("#acc-submit")).to_be_visible()  # what the page can offer so far
+    held[0].continue_()
+    expect(page.locator("#acc-export")).to_be_visible()
+    expect(page.locator("#acc-submit")).to_have_count(0)
+    expect(page.locator("#account-button")).to_contain_text("Early")
+    assert errors == []
+    context.close()

@@ -109,6 +109,8 @@ export async function accountLoad(resume = true) {
     ACCOUNT.user = data.user;
     ACCOUNT.loaded = true;
     if (ACCOUNT.user) {
+      // The button was pressed before the page knew who is signed in: the account's menu.
+      if (ACCOUNT.panel === "signin") ACCOUNT.panel = "menu";
       fillName();
       await loadSeats();
       if (resume) resumeOwnSeat();
@@ -302,7 +304,7 @@ export function accountButton(prefix = "") {
   const user = ACCOUNT.user;
   return toolButton({ id: prefix + "account-button", key: prefix + "account", icon: "user",
     label: user ? user.name : t("Sign in"), title: user ? t("Your account: {name}", { name: user.name }) : t("Sign in or create an account"),
-    onclick: () => openPanel(user ? "menu" : "signin") });
+    onclick: () => openPanel(ACCOUNT.user ? "menu" : "signin") }); // as the page knows it when pressed
 }
 
 function accountInput(key, type, autocomplete, label, hint) {

@@ -13,7 +13,7 @@
 
 import { accountPost } from "./account.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { I18N, t } from "./i18n.js";
 import { send } from "./socket.js";
 import { S } from "./state.js";
 
@@ -58,6 +58,7 @@ const C = {
   needHistory: false,
   over: null,
   last: 0,
+  language: null, // the page's language when the panel was last drawn
   timer: null,
   root: null,
   input: null,
@@ -305,6 +306,7 @@ async function submitText(event) {
 
 function draw() {
   if (!C.root) return;
+  C.language = I18N.language;
   if (!C.place) {
     C.root.hidden = true;
     C.root.replaceChildren();
@@ -371,6 +373,8 @@ function sync() {
     document.body.append(C.root);
   }
   const place = placeNow();
+  // A new language: the panel's own texts now, the server's ready messages with its reply.
+  if (C.place && place === C.place && C.language !== I18N.language) draw();
   if (place !== C.place) {
     clearTimeout(C.timer);
     C.place = place;
